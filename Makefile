@@ -1,0 +1,49 @@
+# virtio-net host-path GSO limits: top-level entry points.
+#
+#   make demo     build what is needed and show the seed's before/after
+#   make check    run every test; ends with "N passed, N failed, N skipped"
+#
+# Everything is cached under $(GSO_CACHE) (default ~/.cache/virtio-gso-limits).
+
+SHELL := /bin/bash
+export GSO_CACHE ?= $(HOME)/.cache/virtio-gso-limits
+
+.PHONY: all deps bases kernel qemu initramfs tools demo check check-static \
+	export-series clean-cache help
+
+all: kernel qemu initramfs
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	@scripts/setup-deps.sh
+
+bases: deps
+	@scripts/tree.sh linux >/dev/null
+	@scripts/tree.sh qemu >/dev/null
+	@scripts/tree.sh spec >/dev/null
+
+kernel: deps
+	@scripts/build-kernel.sh
+
+qemu: deps
+	@scripts/build-qemu.sh
+
+tools: deps
+	@$(MAKE) -s -C tools
+
+initramfs: tools
+	@scripts/build-initramfs.sh
+
+demo: deps
+	@tests/demo.sh
+
+check: deps
+	@tests/run.sh
+
+check-static: deps
+	@tests/run.sh tests/t00-static.sh tests/t01-series.sh
+
+clean-cache:
+	rm -rf "$(GSO_CACHE)"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Build the guest's base initramfs and print its path.
+#
+#   scripts/build-initramfs.sh
+#
+# Contents: busybox-static, tests/guest/init as /init, the project's tools
+# (tools/build/*) and iperf3, each dynamic program with the libraries ldd
+# names.  Written in userspace with cpio (owner 0:0, mtime 0, sorted), so
+# no root is needed and the image is reproducible.  A test adds its own
+# /test.sh by concatenating a second small archive (tests/harness/vm.sh):
+# the kernel unpacks concatenated cpio archives in order.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+busybox=/bin/busybox
+[ -x "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
+	busybox=$(command -v busybox) || die "busybox-static is not installed (scripts/setup-deps.sh)"
+
+make -s -C "$GSO_TOP/tools" >&2 || die "building tools/ failed"
+
+progs=()
+for p in "$GSO_TOP"/tools/build/*; do
+	[ -f "$p" ] && [ -x "$p" ] && progs+=("$p")
+done
+for p in iperf3 ethtool; do
+	if command -v "$p" >/dev/null; then progs+=("$(command -v "$p")"); fi
+done
+
+key=$(files_hash "$busybox" "$GSO_TOP/tests/guest/init" "$GSO_TOP/tests/guest/lib.sh" "$0" "${progs[@]}")
+out=$GSO_CACHE/initramfs/base-$key.cpio.gz
+if [ -f "$out" ]; then
+	echo "$out"
+	exit 0
+fi
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,lib,lib64,proc,sys,dev,tmp,run,etc,root}
+cp "$busybox" "$root/bin/busybox"
+install -m 0755 "$GSO_TOP/tests/guest/init" "$root/init"
+install -m 0644 "$GSO_TOP/tests/guest/lib.sh" "$root/etc/gso-guest.sh"
+for p in "${progs[@]}"; do
+	cp "$p" "$root/usr/local/bin/"
+	# Libraries at the same absolute paths as on the host, so the
+	# dynamic loader finds them without a config.
+	ldd "$p" 2>/dev/null | awk '/=> \// { print $3 } /^\s*\/lib/ { print $1 }' |
+	while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+done
+printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
+printf 'root:x:0:\n' > "$root/etc/group"
+printf '127.0.0.1 localhost\n::1 localhost\n' > "$root/etc/hosts"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	xargs -0 touch -h -d @0 &&
+	find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc -R 0:0 --quiet) | gzip -9n > "$out.tmp"
+mv "$out.tmp" "$out"
+log "initramfs $out ($(du -h "$out" | cut -f1))"
+echo "$out"

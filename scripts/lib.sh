@@ -1,0 +1,48 @@
+# shellcheck shell=bash
+# Common helpers for the project's scripts.  Source it; do not run it.
+#
+# Every path the scripts write outside the clone lives under one cache
+# directory, GSO_CACHE, so a user can see, size and delete it in one place.
+
+GSO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+GSO_CACHE=${GSO_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/virtio-gso-limits}
+export GSO_TOP GSO_CACHE
+
+# Where the pinned upstream tarballs are looked for first.
+BASES_DIR=${BASES_DIR:-$GSO_TOP/../shared/bases}
+
+log()  { printf '[%s] %s\n' "${0##*/}" "$*" >&2; }
+warn() { printf '[%s] warning: %s\n' "${0##*/}" "$*" >&2; }
+die()  { printf '[%s] error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+
+# Short content key of a list of files (sorted by name): used to key
+# cached build trees by the series that produced them.
+files_hash() {
+	local f
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		printf '%s\n' "${f##*/}"
+		cat "$f"
+	done | sha256sum | cut -c1-12
+}
+
+# The project's pinned checksum of a base file, from the SHA256SUMS file
+# that is kept in the repo (configs/bases.sha256), so a BASES_DIR that
+# is not ours cannot change what we accept.
+base_sum() {
+	awk -v f="$1" '$2 == f { print $1 }' "$GSO_TOP/configs/bases.sha256"
+}
+
+jobs_count() {
+	nproc 2>/dev/null || echo 2
+}
+
+# Time a step and print its wall time; used for the build records in docs/.
+timed() {
+	local start end rc=0
+	start=$(date +%s)
+	"$@" || rc=$?
+	end=$(date +%s)
+	log "step '$*' took $((end - start)) s (rc=$rc)"
+	return $rc
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Install the Debian packages the project needs to build and test.
+#
+# Idempotent: packages already at a good version are left alone and apt is
+# not even called.  QEMU 10.2 needs meson >= 1.5 and pycotap, which Debian 12
+# only has in bookworm-backports; that suite is added (pinned low, so
+# nothing else is upgraded from it) only on Debian 12.
+#
+# Run as non-root, it prints the command to run and exits non-zero.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+# Build: kernel and QEMU.
+PKGS_BUILD=(build-essential git make flex bison bc libelf-dev libssl-dev
+	cpio xz-utils ccache pkg-config ninja-build python3 python3-venv
+	python3-distlib python3-tomli libglib2.0-dev libpixman-1-dev zlib1g-dev
+	libslirp-dev libfdt-dev perl)
+# Run time: firmware and the option ROMs QEMU loads for -kernel boots
+# (qemu-system-data carries qboot.rom, linuxboot_dma.bin, kvmvapic.bin; it
+# installs data only, no emulator).
+PKGS_RUN=(seabios ipxe-qemu qemu-system-data busybox-static iproute2 kmod)
+# Tests and tools.
+PKGS_TEST=(iperf3 tcpdump ethtool libmnl-dev libpcap-dev gnuplot-nox
+	shellcheck jq procps util-linux socat file)
+# From bookworm-backports on Debian 12.
+PKGS_BPO=(meson python3-pycotap)
+
+need_meson=1.5
+
+missing=()
+for p in "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" "${PKGS_BPO[@]}"; do
+	if ! dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+		missing+=("$p")
+	fi
+done
+meson_ok=0
+if command -v meson >/dev/null 2>&1; then
+	v=$(meson --version 2>/dev/null || echo 0)
+	if [ "$(printf '%s\n%s\n' "$need_meson" "$v" | sort -V | head -n1)" = "$need_meson" ]; then
+		meson_ok=1
+	fi
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ $meson_ok = 1 ]; then
+	log "all packages present"
+	exit 0
+fi
+
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+bpo_list=/etc/apt/sources.list.d/gso-limits-backports.list
+
+if [ "$(id -u)" != 0 ]; then
+	{
+		echo "missing packages: ${missing[*]:-(meson too old: need >= $need_meson)}"
+		echo "run as root:  sudo $0"
+		if [ "$codename" = bookworm ]; then
+			echo "(it adds bookworm-backports for: ${PKGS_BPO[*]})"
+		fi
+	} >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+if [ "$codename" = bookworm ] && ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	log "adding bookworm-backports ($bpo_list)"
+	echo 'deb http://deb.debian.org/debian bookworm-backports main' > "$bpo_list"
+fi
+log "apt-get update"
+apt-get update -q >/dev/null
+log "installing: ${missing[*]:-meson}"
+apt-get install -y -q --no-install-recommends "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" >/dev/null
+if [ "$codename" = bookworm ]; then
+	apt-get install -y -q --no-install-recommends -t bookworm-backports "${PKGS_BPO[@]}" >/dev/null
+else
+	apt-get install -y -q --no-install-recommends "${PKGS_BPO[@]}" >/dev/null
+fi
+v=$(meson --version)
+[ "$(printf '%s\n%s\n' "$need_meson" "$v" | sort -V | head -n1)" = "$need_meson" ] ||
+	die "meson $v is older than $need_meson after install"
+log "done (meson $v)"

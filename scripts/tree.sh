@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Prepare a git tree of a pinned base with a patch series applied, and
+# print its path.
+#
+#   scripts/tree.sh linux|qemu|spec [SERIES_DIR | --unpatched]
+#
+# The base tarball is imported once as a single commit ("base") into a
+# repository under $GSO_CACHE/git; each (base, series) pair gets its own
+# worktree under $GSO_CACHE/trees, named by the base checksum and the
+# series hash, where the series is applied with 'git am' as a maintainer
+# would.  A patch that does not apply stops everything with its name.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() { echo "usage: $0 linux|qemu|spec [SERIES_DIR|--unpatched]" >&2; exit 2; }
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
+name=$1
+case "$name" in
+linux) series=$GSO_TOP/kernel-patches ;;
+qemu)  series=$GSO_TOP/qemu-patches ;;
+spec)  series=$GSO_TOP/spec ;;
+*) usage ;;
+esac
+if [ $# -eq 2 ]; then
+	if [ "$2" = --unpatched ]; then
+		series=
+	else
+		series=$(realpath "$2") || die "no series folder $2"
+	fi
+fi
+
+tarball=$("$GSO_TOP/scripts/bases.sh" "$name")
+bsum=$(awk -v f="${tarball##*/}" '$2 == f { print substr($1, 1, 12) }' \
+	"$GSO_TOP/configs/bases.sha256")
+[ -n "$bsum" ] || bsum=$(sha256sum "$tarball" | cut -c1-12)
+
+patches=()
+if [ -n "$series" ]; then
+	[ -d "$series" ] || die "no series folder $series"
+	while IFS= read -r p; do
+		patches+=("$p")
+	done < <(find "$series" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-cover-letter.patch' | sort)
+fi
+if [ ${#patches[@]} -eq 0 ]; then
+	key=$bsum-base
+else
+	key=$bsum-$(files_hash "${patches[@]}")
+fi
+
+repo=$GSO_CACHE/git/$name-$bsum
+tree=$GSO_CACHE/trees/$name-$key
+stamp=$GSO_CACHE/trees/.ok-$name-$key
+mkdir -p "$GSO_CACHE/git" "$GSO_CACHE/trees"
+
+# Serialise concurrent callers (parallel make, two tests) on one lock.
+exec 9> "$GSO_CACHE/git/.lock-$name"
+flock 9
+
+if [ -f "$stamp" ]; then
+	echo "$tree"
+	exit 0
+fi
+
+gitq() { git -C "$repo" -c advice.detachedHead=false "$@"; }
+
+if ! gitq rev-parse -q --verify base >/dev/null 2>&1; then
+	log "importing ${tarball##*/} into $repo (once per base)"
+	rm -rf "$repo"
+	mkdir -p "$repo"
+	tar -xJf "$tarball" -C "$repo" --strip-components=1
+	git -C "$repo" init -q -b upstream
+	gitq config core.autocrlf false
+	gitq config gc.auto 0
+	gitq add -A -f
+	GIT_AUTHOR_DATE='2000-01-01T00:00:00Z' GIT_COMMITTER_DATE='2000-01-01T00:00:00Z' \
+	gitq -c user.name=base-import -c user.email=base-import@project.invalid \
+		commit -q -m "Import ${tarball##*/}" -m "sha256 $(sha256sum "$tarball" | cut -d' ' -f1)"
+	gitq tag -f base >/dev/null
+	# The import's own files are not needed once the worktrees exist.
+	gitq rm -r -q --cached . >/dev/null
+	find "$repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+	gitq reset -q
+fi
+
+rm -f "$stamp"
+if [ -e "$tree" ]; then
+	gitq worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
+	gitq worktree prune
+fi
+log "checking out $name-$key"
+gitq worktree add -q --detach "$tree" base
+git -C "$tree" config user.name "virtio-net GSO limits project"
+git -C "$tree" config user.email "gso-limits@project.invalid"
+for p in "${patches[@]}"; do
+	if ! out=$(git -C "$tree" am -q --keep-cr "$p" 2>&1); then
+		git -C "$tree" am --abort >/dev/null 2>&1 || true
+		gitq worktree remove --force "$tree" >/dev/null 2>&1 || rm -rf "$tree"
+		gitq worktree prune
+		printf '%s\n' "$out" >&2
+		die "patch ${p##*/} of $series does not apply to $name base ${tarball##*/}"
+	fi
+done
+[ ${#patches[@]} -eq 0 ] || log "applied ${#patches[@]} patches from $series"
+git -C "$tree" tag -f series >/dev/null
+touch "$stamp"
+echo "$tree"

@@ -1,0 +1,39 @@
+# Guest-side helpers for test scripts (installed as /etc/gso-guest.sh).
+# Each check prints "GUEST-CHECK: name ok|fail [detail]" for the host to read.
+
+GUEST_IF=${GUEST_IF:-eth0}
+
+gcheck() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "GUEST-CHECK: $name ok"
+	else
+		echo "GUEST-CHECK: $name fail"
+		return 1
+	fi
+}
+
+# net_up IP4 IP6: bring the virtio-net interface up and wait for carrier.
+net_up() {
+	local i=0
+	ip addr add "$1/24" dev "$GUEST_IF" || return 1
+	ip addr add "$2/64" dev "$GUEST_IF" nodad || return 1
+	ip link set dev "$GUEST_IF" up || return 1
+	while [ "$(cat /sys/class/net/$GUEST_IF/operstate 2>/dev/null)" != up ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat /sys/class/net/$GUEST_IF/operstate)" = up ]
+}
+
+# ping_until ADDR: the wire peer answers within 10 s (the bridge port may
+# need a moment to forward after the tap opened).
+ping_until() {
+	local i=0
+	while [ $i -lt 20 ]; do
+		ping -c 1 -W 1 "$1" >/dev/null 2>&1 && return 0
+		i=$((i + 1))
+	done
+	return 1
+}

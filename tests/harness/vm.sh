@@ -1,0 +1,119 @@
+# shellcheck shell=bash
+# Boot the project's kernel under the project's QEMU, virtme-ng style:
+# the guest runs a test script the host hands it, its console goes to a
+# log file, its exit code comes back on a virtio-serial port, and a hung or
+# crashed guest ends in bounded time (-no-reboot, panic=-1, a host timeout).
+#
+# Source after tests/lib.sh.  Environment overrides (all optional):
+#   GSO_QEMU     a qemu-system-x86_64 to use instead of scripts/build-qemu.sh
+#   GSO_KERNEL   a bzImage to use instead of scripts/build-kernel.sh
+#   GSO_ACCEL    kvm or tcg (default: kvm when /dev/kvm works, else tcg)
+#   GSO_VM_TIMEOUT  seconds before a VM is killed (default 300)
+
+: "${GSO_VM_TIMEOUT:=300}"
+GSO_FIRMWARE=${GSO_FIRMWARE:-/usr/share/qemu}
+
+# /dev/kvm may exist without working (no nesting, no permission): ask it.
+kvm_usable() {
+	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	printf '%s\n' '{"execute":"qmp_capabilities"}' '{"execute":"quit"}' |
+		timeout 20 "$GSO_QEMU" -accel kvm -M none -nodefaults -display none \
+			-S -qmp stdio &>/dev/null
+}
+
+vm_init() {
+	[ -n "${GSO_VM_READY:-}" ] && return 0
+	GSO_QEMU=${GSO_QEMU:-$("$GSO_TOP/scripts/build-qemu.sh")} || die "QEMU build failed"
+	GSO_KERNEL=${GSO_KERNEL:-$("$GSO_TOP/scripts/build-kernel.sh")} || die "kernel build failed"
+	GSO_INITRAMFS=$("$GSO_TOP/scripts/build-initramfs.sh") || die "initramfs build failed"
+	if [ -z "${GSO_ACCEL:-}" ]; then
+		if kvm_usable; then GSO_ACCEL=kvm; else GSO_ACCEL=tcg; fi
+	fi
+	case "$GSO_ACCEL" in
+	kvm) GSO_ACCEL_ARGS=(-accel kvm -cpu host) ;;
+	tcg) GSO_ACCEL_ARGS=(-accel tcg -cpu max) ;;
+	*) die "GSO_ACCEL must be kvm or tcg" ;;
+	esac
+	log "VMs: $GSO_ACCEL, qemu $GSO_QEMU, kernel $GSO_KERNEL"
+	export GSO_QEMU GSO_KERNEL GSO_INITRAMFS GSO_ACCEL
+	GSO_VM_READY=1
+}
+
+# vm_initrd SCRIPT OUT: the base initramfs with SCRIPT appended as /test.sh.
+vm_initrd() {
+	local script=$1 out=$2 tmp
+	tmp=$(mktemp -d)
+	install -m 0755 "$script" "$tmp/test.sh"
+	{
+		cat "$GSO_INITRAMFS"
+		(cd "$tmp" && touch -d @0 test.sh &&
+			echo test.sh | cpio -o -H newc -R 0:0 --quiet) | gzip -9n
+	} > "$out"
+	rm -rf "$tmp"
+}
+
+# vm_start NAME NETNS SCRIPT [QEMU ARGS...]
+# Boot a VM in the background inside network namespace NETNS (where its
+# tap lives).  Its files are in $TEST_LOG_DIR/NAME.*: console.log, ret,
+# qmp.sock.  Extra arguments (netdev, device) are passed to QEMU.
+vm_start() {
+	local name=$1 ns=$2 script=$3 dir=$TEST_LOG_DIR
+	shift 3
+	vm_init
+	rm -f "$dir/$name".{console.log,ret,qmp.sock,cmdline}
+	vm_initrd "$script" "$dir/$name.initrd"
+	local args=("$GSO_QEMU" -M pc -m 512 -smp 2 "${GSO_ACCEL_ARGS[@]}"
+		-nodefaults -no-user-config -display none -vga none -no-reboot
+		-L "$GSO_FIRMWARE" -bios "$GSO_FIRMWARE/qboot.rom"
+		-kernel "$GSO_KERNEL" -initrd "$dir/$name.initrd"
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 ${GSO_GUEST_APPEND:-}"
+		-chardev "file,id=con,path=$dir/$name.console.log" -serial chardev:con
+		-device "virtio-serial-pci,id=vser0"
+		-chardev "file,id=ret,path=$dir/$name.ret"
+		-device "virtserialport,bus=vser0.0,chardev=ret,name=gso.ret"
+		-qmp "unix:$dir/$name.qmp.sock,server=on,wait=off"
+		"$@")
+	printf '%q ' "${args[@]}" > "$dir/$name.cmdline"
+	ip netns exec "$ns" timeout --kill-after=5 "$GSO_VM_TIMEOUT" "${args[@]}" \
+		> "$dir/$name.qemu.log" 2>&1 &
+	eval "VM_PID_${name//[^a-zA-Z0-9_]/_}=$!"
+	defer "kill $! 2>/dev/null"
+}
+
+# vm_wait NAME: wait for the VM to end; return the guest's exit code, or
+# 255 when none came back (crash, hang, QEMU failure), as virtme-ng does.
+vm_wait() {
+	local name=$1 var="VM_PID_${1//[^a-zA-Z0-9_]/_}" rc dir=$TEST_LOG_DIR
+	wait "${!var}" || true
+	rc=$(tr -dc '0-9' < "$dir/$name.ret" 2>/dev/null)
+	if [ -z "$rc" ]; then
+		printf '    VM %s returned no exit code; last console lines:\n' "$name"
+		tail -n 15 "$dir/$name.console.log" 2>/dev/null | sed 's/^/      /'
+		tail -n 5 "$dir/$name.qemu.log" 2>/dev/null | sed 's/^/      qemu: /'
+		return 255
+	fi
+	return "$rc"
+}
+
+# vm_run NAME NETNS SCRIPT [QEMU ARGS...]: vm_start + vm_wait.
+vm_run() {
+	vm_start "$@"
+	vm_wait "$1"
+}
+
+# vm_console_wait NAME REGEX TIMEOUT: wait for a console line.
+vm_console_wait() {
+	slowwait "$3" grep -qE "$2" "$TEST_LOG_DIR/$1.console.log"
+}
+
+# vm_qmp NAME JSON...: send QMP commands (after the capabilities
+# handshake) to a running VM and print the replies.
+vm_qmp() {
+	local sock=$TEST_LOG_DIR/$1.qmp.sock
+	shift
+	{
+		echo '{"execute":"qmp_capabilities"}'
+		for c in "$@"; do echo "$c"; done
+		sleep 0.3
+	} | timeout 10 socat - "UNIX-CONNECT:$sock"
+}

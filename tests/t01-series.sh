@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The series are the product: each applies with git am on its pinned
+# base, every patch carries the project's sign-off, each tree's own
+# checkpatch is clean (kernel: --strict), and a patch that does not apply
+# stops the build naming the patch.
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$GSO_TOP"
+
+ident='virtio-net GSO limits project <gso-limits@project.invalid>'
+
+for s in linux:kernel-patches qemu:qemu-patches spec:spec; do
+	name=${s%%:*} dir=${s#*:}
+	mapfile -t patches < <(find "$dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-cover-letter.patch' | sort)
+	if [ ${#patches[@]} -eq 0 ]; then
+		log_test "series $name: applies with git am" SKIP "empty series"
+		continue
+	fi
+	[ -f "$dir/0000-cover-letter.patch" ]
+	check_err $? "$dir has no cover letter"
+	tree=$(scripts/tree.sh "$name" 2>"$TEST_LOG_DIR/tree-$name.err")
+	check_err $? "$(cat "$TEST_LOG_DIR/tree-$name.err")"
+	log_test "series $name: ${#patches[@]} patches apply with git am"
+
+	for p in "${patches[@]}"; do
+		grep -qF "Signed-off-by: $ident" "$p"
+		check_err $? "${p##*/} lacks 'Signed-off-by: $ident'"
+		grep -qF "From: $ident" "$p"
+		check_err $? "${p##*/} is not authored by the project identity"
+	done
+	log_test "series $name: author and Signed-off-by on every patch"
+
+	case $name in
+	linux) cp=(scripts/checkpatch.pl --strict --no-signoff -q) ;;
+	qemu)  cp=(scripts/checkpatch.pl -q) ;;
+	*) continue ;;
+	esac
+	[ -n "${tree:-}" ] || continue
+	for p in "${patches[@]}"; do
+		out=$(cd "$tree" && "${cp[@]}" "$GSO_TOP/$p" 2>&1)
+		rc=$?
+		if [ $rc -ne 0 ] || grep -qE '^(ERROR|WARNING|CHECK)' <<< "$out"; then
+			check_err 1 "checkpatch on ${p##*/}:
+$out"
+		fi
+	done
+	log_test "series $name: checkpatch clean on every patch"
+done
+
+# Broken-patch fixture: the tree step must fail and name the patch.
+err=$(scripts/tree.sh spec tests/fixtures/broken-series 2>&1 >/dev/null) && rc=0 || rc=$?
+[ "$rc" -ne 0 ]
+check_err $? "a series that does not apply was accepted"
+grep -q '0001-broken-on-purpose.patch' <<< "$err"
+check_err $? "the failure does not name the patch: $err"
+log_test "series: a patch that does not apply fails the build, naming it"
+
+tests_exit
