@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Loud failure helpers shared by the gso-* tools.
+ *
+ * The tools run unattended in test harnesses, so every failure has to
+ * name its cause on stderr and end the process with a non-zero status:
+ * a silent wrong number would be worse than no number.
+ */
+#ifndef GSO_TOOLS_FAIL_H
+#define GSO_TOOLS_FAIL_H
+
+/* Name printed in front of usage errors; each tool sets it in main(). */
+extern const char *fail_prog;
+
+/* perror(what) and exit(EXIT_FAILURE): for failed system calls. */
+_Noreturn void fail_errno(const char *what);
+
+/* "<prog>: <message>" and exit(EXIT_FAILURE): for errors without errno. */
+_Noreturn void fail_msg(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/*
+ * "<prog>: <message>", then the tool's usage text, then exit(EXIT_FAILURE):
+ * for bad command lines, so the user sees the expected format at once.
+ */
+_Noreturn void fail_usage(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

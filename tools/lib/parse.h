@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Strict parsing of numeric command-line arguments. */
+#ifndef GSO_TOOLS_PARSE_H
+#define GSO_TOOLS_PARSE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Parse a decimal unsigned integer in [min, max] into *out.  Returns false
+ * on empty input, trailing characters, a sign, or a value out of range:
+ * strtoull() alone would accept " -1" as 2^64-1 and "12abc" as 12.
+ */
+bool parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * Parse a non-negative decimal number of seconds ("60", "0.5") in
+ * [0, max_s] into *out.
+ */
+bool parse_seconds(const char *str, double max_s, double *out);
+
+#endif
