@@ -93,6 +93,7 @@ static void link_info_from_nlh(const struct nlmsghdr *nlh, struct link_info *li)
 	memset(li, 0, sizeof(*li));
 	li->ifindex = ifm->ifi_index;
 	li->flags = ifm->ifi_flags;
+	li->type = ifm->ifi_type;
 	mnl_attr_parse(nlh, sizeof(*ifm), link_attr_cb, tb);
 
 	if (tb[IFLA_IFNAME])

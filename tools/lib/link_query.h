@@ -32,6 +32,7 @@ enum link_present {
 struct link_info {
 	int ifindex;
 	unsigned int flags;		/* IFF_* from ifinfomsg */
+	unsigned int type;		/* ARPHRD_* from ifinfomsg: a tap is ETHER, a tun NONE */
 	char name[IF_NAMESIZE];
 	char kind[32];			/* IFLA_INFO_KIND ("bridge", "veth", "tun"), or "" */
 	int master;			/* IFLA_MASTER ifindex, 0: none */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The GSO limits of the host path behind a tap: which devices a guest's
+ * frames leave by, and the smallest limits among them.
+ *
+ * Linux passes GSO limits down a stack of devices only in a few places
+ * (netif_inherit_tso_max() for vlan, macvlan and veth at creation); a
+ * bridge or a bond does not lower its own gso_max_size to its ports'.  A
+ * guest behind a tap therefore sees 65536 while an egress port two hops
+ * away segments everything above 64000 in software (seed 000).  This
+ * library finds those egress devices from an rtnetlink link dump and
+ * takes the minimum, so gso-probe, the tests, and (mirrored) QEMU's
+ * `auto` mode compute the same number.  The rules are in path_limits.c
+ * and docs/tools.md.
+ *
+ * Pure: it works on a table of struct link_info (link_query_dump()), so
+ * unit tests can feed it made-up topologies.
+ */
+#ifndef GSO_TOOLS_PATH_LIMITS_H
+#define GSO_TOOLS_PATH_LIMITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "link_query.h"
+
+/* The guest's defaults, and the largest values the virtio config can carry. */
+#define PATH_NO_SIZE_LIMIT	65536u	/* GSO_LEGACY_MAX_SIZE */
+#define PATH_NO_SEGS_LIMIT	65535u	/* GSO_MAX_SEGS */
+#define PATH_MAX_EGRESS		64
+#define PATH_MAX_DEPTH		8	/* stacking depth followed; deeper is ignored */
+
+enum path_status {
+	PATH_OK,			/* egress devices found; limits valid */
+	PATH_NO_MASTER,			/* not a bridge port, not macvtap: routed or isolated */
+	PATH_UNSUPPORTED_MASTER,	/* master is not a bridge (openvswitch, bond, vrf, ...) */
+	PATH_NO_EGRESS,			/* a bridge with no other port, or lower in another netns */
+};
+
+struct path_limits {
+	enum path_status status;
+	const struct link_info *start;
+	const struct link_info *master;		/* the start's master, or NULL */
+	const struct link_info *egress[PATH_MAX_EGRESS];
+	size_t egress_count;
+	bool truncated;				/* more than PATH_MAX_EGRESS devices */
+	uint32_t max_size;			/* min over egress, capped at 65536 */
+	uint32_t max_segs;			/* min over egress, capped at 65535 */
+	const struct link_info *size_from;	/* the device that set max_size, or NULL */
+	const struct link_info *segs_from;
+};
+
+struct link_table {
+	const struct link_info *links;
+	size_t count;
+};
+
+const struct link_info *link_table_by_index(const struct link_table *t, int ifindex);
+const struct link_info *link_table_by_name(const struct link_table *t, const char *name);
+
+/* Whether @li is a tap (kind tun, Ethernet type) or a macvtap. */
+bool path_is_tap(const struct link_info *li);
+
+/* A device's own GSO limits: min(gso_max_size, gso_ipv4_max_size, tso_max_size), segs likewise. */
+uint32_t path_device_max_size(const struct link_info *li);
+uint32_t path_device_max_segs(const struct link_info *li);
+
+/* Compute the egress devices and limits of the host path behind @start. */
+void path_limits_compute(const struct link_table *t, const struct link_info *start,
+			 struct path_limits *out);
+
+const char *path_status_name(enum path_status status);
+
+/* Whether the guest's defaults (65536 bytes, 65535 segments) exceed the path's limits. */
+bool path_limits_exceeded(const struct path_limits *p);
+
+#endif
