@@ -7,8 +7,10 @@
 # Default: the pinned Linux base with kernel-patches/ applied.
 # --unpatched: the base alone.  --tree DIR: a developer tree as it is.
 # Config: tinyconfig + kernel/configs/kvm_guest.config + configs/kernel.config.
-# The build directory is keyed by the tree and the config fragment, and
-# the compiler runs through ccache, so rebuilds are incremental.
+# The build is in the tree itself (each tree is already keyed by base
+# checksum and series hash, see tree.sh), so the compiler sees the same
+# relative paths in every tree and ccache hits across series versions;
+# a change of the config fragment reconfigures the tree in place.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,30 +30,28 @@ unpatched) tree=$("$GSO_TOP/scripts/tree.sh" linux --unpatched) ;;
 esac
 [ -f "$tree/Makefile" ] || die "$tree is not a kernel tree"
 cfgkey=$(files_hash "$fragment")
-if [ $mode = dev ]; then
-	bdir=$GSO_CACHE/build/linux-dev-$(basename "$tree")-$cfgkey
-else
-	bdir=$GSO_CACHE/build/$(basename "$tree")-$cfgkey
-fi
+bdir=$tree
 image=$bdir/arch/x86/boot/bzImage
-stamp=$bdir/.gso-built
+# Bookkeeping lives in the worktree's git dir, not among the sources.
+meta=$(git -C "$tree" rev-parse --absolute-git-dir)
+stamp=$meta/gso-built
 
 # Built already from this exact tree state?  (dev trees change under us:
 # compare HEAD and the worktree's diff too.)
-state=$(git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD | sha256sum)
+state=$(git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD | sha256sum; echo "$cfgkey")
 if [ -f "$stamp" ] && [ -f "$image" ] && [ "$(cat "$stamp")" = "$state" ]; then
 	echo "$image"
 	exit 0
 fi
 
-mkdir -p "$bdir" "$GSO_CACHE/ccache"
+mkdir -p "$GSO_CACHE/ccache"
 export CCACHE_DIR=$GSO_CACHE/ccache CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # Fixed build identity: ccache hits across trees, reproducible images.
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HOST=gso
-kmake() { make -C "$tree" O="$bdir" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+kmake() { make -C "$tree" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 
-if [ ! -f "$bdir/.config" ] || [ "$(cat "$bdir/.gso-config-src" 2>/dev/null)" != "$cfgkey" ]; then
+if [ ! -f "$bdir/.config" ] || [ "$(cat "$meta/gso-config-src" 2>/dev/null)" != "$cfgkey" ]; then
 	log "configuring $bdir"
 	kmake -s tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" \
@@ -71,14 +71,17 @@ if [ ! -f "$bdir/.config" ] || [ "$(cat "$bdir/.gso-config-src" 2>/dev/null)" !=
 		fi
 	done < "$fragment"
 	[ $bad = 0 ] || die "kernel config fragment does not apply cleanly"
-	echo "$cfgkey" > "$bdir/.gso-config-src"
+	echo "$cfgkey" > "$meta/gso-config-src"
 fi
 
 log "building bzImage in $bdir ($(jobs_count) jobs; ~10 min the first time on 2 cores)"
 start=$(date +%s)
-kmake -j"$(jobs_count)" bzImage > "$bdir/build.log" 2>&1 || {
-	tail -n 40 "$bdir/build.log" >&2
-	die "kernel build failed; full log: $bdir/build.log"
+kmake -j"$(jobs_count)" bzImage > "$meta/build.log" 2>&1 &
+make_pid=$!
+progress_while "$make_pid" "$meta/build.log" '^  (CC|AS|LD|AR)'
+wait "$make_pid" || {
+	tail -n 40 "$meta/build.log" >&2
+	die "kernel build failed; full log: $meta/build.log"
 }
 log "kernel built in $(( $(date +%s) - start )) s"
 printf '%s\n' "$state" > "$stamp"

@@ -46,3 +46,17 @@ timed() {
 	log "step '$*' took $((end - start)) s (rc=$rc)"
 	return $rc
 }
+
+# progress_while PID LOG REGEX: while PID runs, print every 30 s how many
+# lines of LOG match REGEX (build steps done), so long builds show life.
+progress_while() {
+	local pid=$1 logf=$2 re=$3 n=0 t=0
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		t=$((t + 1))
+		if [ $((t % 30)) -eq 0 ]; then
+			n=$(grep -cE "$re" "$logf" 2>/dev/null || true)
+			log "... ${t} s, $n steps done"
+		fi
+	done
+}

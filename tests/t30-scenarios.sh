@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The brief's acceptance scenarios through the tier-1 harness, each with
+# captures on the tap and on the egress port and a content-checked stream:
+#   S1  r8169 profile, feature off then on in the same run: off reproduces
+#       seed 000 (egress dominated by MSS frames, bytes segmented in
+#       software), on leaves 0 bytes segmented and identical histograms.
+#   S2  e1000e profile: nothing changes, nothing is segmented.
+#   S9  IPv6; and a path whose segment limit binds before its size limit
+#       (custom:65536/16): the guest honours the segment limit.
+# S8 (hostile values) is in t20-negotiation.sh.
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/vm.sh
+. "$GSO_TOP/tests/harness/vm.sh"
+# shellcheck source=tests/harness/topo.sh
+. "$GSO_TOP/tests/harness/topo.sh"
+# shellcheck source=tests/harness/bulk.sh
+. "$GSO_TOP/tests/harness/bulk.sh"
+vm_init
+
+BYTES=$((16 << 20))
+ON_R8169="host_gso_max_size=64000,host_gso_max_segs=64"
+
+# S1 -----------------------------------------------------------------------
+topo_tier1 r8169
+bulk_run s1-off $BYTES 4 ""
+bulk_hist s1-off
+check_eq "stream verified" "$BULK_OK" 1
+check_eq "guest tso_max_size (feature off)" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 65536
+tap_max=$(hist_q s1-off '.files[0].max_payload')
+[ "$tap_max" -gt 62264 ]
+check_err $? "the guest sent no GSO frame above 62264 payload bytes (max $tap_max)"
+sw=$(hist_q s1-off '.segmented_in_software.share')
+awk -v s="$sw" 'BEGIN { exit !(s > 0.5) }'
+check_err $? "feature off: share of bytes segmented in software is $sw, want > 0.5 (seed 000)"
+log_test "S1 r8169, feature off: seed 000 reproduced (software-segmented share $sw)"
+
+bulk_run s1-on $BYTES 4 "$ON_R8169"
+bulk_hist s1-on
+check_eq "stream verified" "$BULK_OK" 1
+check_eq "guest tso_max_size" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 64000
+check_eq "guest tso_max_segs" "$(link_field "$BULK_GUEST_LINK" tso_max_segs)" 64
+check_eq "bytes segmented in software" "$(hist_q s1-on '.segmented_in_software.bytes')" 0
+hist_identical s1-on
+check_err $? "tap and egress histograms differ"
+check_eq "egress payload bytes equal tap payload bytes" \
+	"$(hist_q s1-on '.files[1].payload_bytes')" "$(hist_q s1-on '.files[0].payload_bytes')"
+log_test "S1 r8169, feature on: 64000/64 applied, 0 bytes segmented in software"
+defer_cleanup
+
+# S2 -----------------------------------------------------------------------
+topo_tier1 e1000e
+for mode in off on; do
+	props=""
+	[ $mode = on ] && props="host_gso_max_size=65536,host_gso_max_segs=65535"
+	bulk_run "s2-$mode" $BYTES 4 "$props"
+	bulk_hist "s2-$mode"
+	check_eq "stream verified" "$BULK_OK" 1
+	check_eq "guest tso_max_size" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 65536
+	check_eq "guest tso_max_segs" "$(link_field "$BULK_GUEST_LINK" tso_max_segs)" 65535
+	check_eq "bytes segmented in software" "$(hist_q "s2-$mode" '.segmented_in_software.bytes')" 0
+	hist_identical "s2-$mode"
+	check_err $? "tap and egress histograms differ"
+	log_test "S2 e1000e, feature $mode: defaults kept, nothing segmented"
+done
+defer_cleanup
+
+# S9 -----------------------------------------------------------------------
+topo_tier1 r8169
+bulk_run s9-v6 $BYTES 6 "$ON_R8169"
+bulk_hist s9-v6
+check_eq "stream verified" "$BULK_OK" 1
+check_eq "bytes segmented in software" "$(hist_q s9-v6 '.segmented_in_software.bytes')" 0
+hist_identical s9-v6
+check_err $? "tap and egress histograms differ"
+[ "$(hist_q s9-v6 '.files[0].max_payload')" -gt 30000 ]
+check_err $? "IPv6: no large GSO frames on the tap"
+log_test "S9 IPv6 over r8169, feature on: large frames, 0 bytes segmented"
+defer_cleanup
+
+topo_tier1 custom:65536/16
+bulk_run s9-segs $BYTES 4 "host_gso_max_segs=16"
+bulk_hist s9-segs
+check_eq "stream verified" "$BULK_OK" 1
+check_eq "guest tso_max_segs" "$(link_field "$BULK_GUEST_LINK" tso_max_segs)" 16
+check_eq "guest tso_max_size" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 65536
+mss=$(hist_q s9-segs '.mss')
+tap_max=$(hist_q s9-segs '.files[0].max_payload')
+[ "$tap_max" -le $((16 * mss)) ] && [ "$tap_max" -gt $((8 * mss)) ]
+check_err $? "largest tap frame $tap_max bytes: want at most 16 segments of $mss (and GSO in use)"
+check_eq "bytes segmented in software" "$(hist_q s9-segs '.segmented_in_software.bytes')" 0
+log_test "S9 segment limit binds first (16 segs): guest frames <= 16 x MSS ($tap_max)"
+defer_cleanup
+
+tests_exit
