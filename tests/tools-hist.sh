@@ -3,9 +3,10 @@
 # captures (as tcpdump -s 200 stores them) of seed 000's two cases and of
 # edge cases, and every number gso-hist prints is checked: the table, the
 # per-file summaries, the MSS guess, the bytes segmented in software, the
-# JSON and the plot data.  Then a live capture: tcpdump -s 200 on a veth
-# at gso_max_size 16000 during a gso-stream transfer must show GSO frames
-# of at most that size carrying every byte sent.
+# JSON and the plot data.  Then live captures (tcpdump -s 200) of seed 000
+# reproduced with veths and a bridge, during verified gso-stream transfers:
+# with the egress port at gso_max_size 16000 most bytes are segmented in
+# software; at the default none are, and both ports' histograms are equal.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -55,8 +56,10 @@ check_eq "JSON: histogram" \
 log_test "gso-hist: seed 000 without the fix (65160 on tap, 1448 on nic)"
 
 # --- seed 000 with the workaround: both histograms the same.
-"$SYNTH" "$LOG/on-tap.pcap" tcp4:62264:877 tcp4:2896:663 tcp4:59368:33 tcp4:1448:5
-"$SYNTH" "$LOG/on-nic.pcap" tcp4:62264:877 tcp4:2896:663 tcp4:59368:33 tcp4:1448:5
+# No 1448-byte frame at all, and many 376-byte tails (65536 = 45 x 1448 + 376):
+# the MSS must still be guessed as 1448.
+"$SYNTH" "$LOG/on-tap.pcap" tcp4:62264:877 tcp4:2896:663 tcp4:59368:33 tcp4:376:245
+"$SYNTH" "$LOG/on-nic.pcap" tcp4:62264:877 tcp4:2896:663 tcp4:59368:33 tcp4:376:245
 text=$("$HIST" "$LOG/on-tap.pcap" "$LOG/on-nic.pcap")
 echo "$text" >"$LOG/on.out"
 check_eq "first rows" "$(sed -n 2,3p <<<"$text")" "62264 bytes | 877 | 877
@@ -100,7 +103,7 @@ log_test "gso-hist: segmented bytes floored at 0; null for one file"
 rc=0
 "$HIST" "$LOG/nosuch.pcap" >/dev/null 2>"$LOG/nofile.err" || rc=$?
 check_eq "exit code for a missing file" "$rc" 1
-"$SYNTH" "$LOG/big.pcap" tcp4:65160:3
+"$SYNTH" "$LOG/big.pcap" tcp4:100:3
 rc=0
 "$HIST" "$LOG/big.pcap" >/dev/null 2>"$LOG/nomss.err" || rc=$?
 check_eq "exit code without a guessable MSS" "$rc" 1
@@ -111,47 +114,95 @@ check_eq "exit code for --mss 0" "$rc" 1
 grep -q '^usage: gso-hist' "$LOG/usage.err" || check_err 1 "usage not printed"
 log_test "gso-hist: missing file, unguessable MSS, bad option fail loudly"
 
-# --- live: GSO frames captured with a 200-byte snap length.
+# --- live: seed 000 with veths.  SND -> in0 [bridge br0 in BR] out0 -> RCV.
+# tcpdump -s 200 captures the bridge's ingress port (the "tap") and egress
+# port (the "nic").  With out0 at gso_max_size 16000 the sender's 65160-byte
+# GSO frames are segmented in software on out0; at the default they pass.
 if ! command -v tcpdump >/dev/null 2>&1; then
-	log_test "gso-hist: live capture of GSO frames on a veth" SKIP "tcpdump not installed"
+	log_test "gso-hist: live software segmentation on a bridge" SKIP "tcpdump not installed"
 	tests_exit
 fi
-BYTES=$((4 << 20))
-setup_ns SND RCV
-ip link add veth-snd netns "$SND" type veth peer name veth-rcv netns "$RCV"
-ip -n "$SND" addr add 192.0.2.1/24 dev veth-snd
-ip -n "$RCV" addr add 192.0.2.2/24 dev veth-rcv
-ip -n "$SND" link set dev veth-snd gso_max_size 16000 up
-ip -n "$RCV" link set dev veth-rcv up
-ip netns exec "$SND" tcpdump -i veth-snd -s 200 -w "$LOG/live.pcap" -U --immediate-mode \
-	tcp and dst port 5201 >"$LOG/tcpdump.log" 2>&1 &
-tcpdump_pid=$!
-defer "kill $tcpdump_pid"
-slowwait "$WAIT_TIMEOUT" grep -qs 'listening on' "$LOG/tcpdump.log" ||
-	check_err 1 "tcpdump did not start"
-ip netns exec "$RCV" "$BUILD/gso-stream" recv --expect "$BYTES" --timeout 30 5201 \
-	>"$LOG/live.recv" 2>"$LOG/live.recv.err" &
-recv_pid=$!
-slowwait "$WAIT_TIMEOUT" grep -qs listening= "$LOG/live.recv.err" ||
-	check_err 1 "receiver did not start"
-rc=0
-ip netns exec "$SND" "$BUILD/gso-stream" send 192.0.2.2 5201 "$BYTES" --timeout 30 \
-	>"$LOG/live.send" 2>&1 || rc=$?
-check_eq "sender exit" "$rc" 0
-rc=0
-wait "$recv_pid" || rc=$?
-check_eq "receiver exit" "$rc" 0
-kill -INT "$tcpdump_pid"
-rc=0
-wait "$tcpdump_pid" || rc=$?
-json=$("$HIST" --json --mss 1448 "$LOG/live.pcap")
-echo "$json" >"$LOG/live.out"
-max=$(jget "$json" '.files[0].max_payload')
-bytes=$(jget "$json" '.files[0].payload_bytes')
-[ "$max" -gt 1448 ] || check_err 1 "no GSO frame captured (max payload $max)"
-[ "$max" -le 16000 ] || check_err 1 "frame of $max bytes above gso_max_size 16000"
-[ "$bytes" -ge "$BYTES" ] || check_err 1 "captured payload $bytes < $BYTES sent"
-check_eq "malformed frames" "$(jget "$json" '.files[0].malformed_frames')" 0
-log_test "gso-hist: live capture of GSO frames on a veth (max payload $max)"
+BYTES=$((8 << 20))
+setup_ns SND BR RCV
+ip -n "$BR" link add name br0 type bridge
+ip -n "$BR" link add name in0 type veth peer name snd0 netns "$SND"
+ip -n "$BR" link add name out0 type veth peer name rcv0 netns "$RCV"
+ip -n "$BR" link set dev in0 master br0 up
+ip -n "$BR" link set dev out0 master br0 up
+ip -n "$BR" link set dev br0 up
+ip -n "$SND" addr add 192.0.2.1/24 dev snd0
+ip -n "$RCV" addr add 192.0.2.2/24 dev rcv0
+ip -n "$SND" link set dev snd0 up
+ip -n "$RCV" link set dev rcv0 up
+
+# capture_start NAME IFACE: tcpdump in BR until capture_stop; waits until it listens.
+CAPTURE_PIDS=()
+capture_start() {
+	ip netns exec "$BR" tcpdump -i "$2" -s 200 -U --immediate-mode -w "$LOG/$1.pcap" \
+		tcp and dst port 5201 >"$LOG/$1.tcpdump" 2>&1 &
+	CAPTURE_PIDS+=($!)
+	defer "kill $!"
+	slowwait "$WAIT_TIMEOUT" grep -qs 'listening on' "$LOG/$1.tcpdump" ||
+		check_err 1 "tcpdump on $2 did not start"
+}
+capture_stop() {
+	local pid
+	for pid in "${CAPTURE_PIDS[@]}"; do
+		kill -INT "$pid" 2>/dev/null || true
+		wait "$pid" || true
+	done
+	CAPTURE_PIDS=()
+}
+
+# live_run NAME OUT0_GSO_MAX_SIZE: one verified transfer, captured on in0 and
+# out0; leaves gso-hist's JSON in LIVE.
+live_run() {
+	local name=$1 rc recv_pid
+	ip -n "$BR" link set dev out0 gso_max_size "$2"
+	capture_start "$name-tap" in0
+	capture_start "$name-nic" out0
+	ip netns exec "$RCV" "$BUILD/gso-stream" recv --expect "$BYTES" --timeout 30 5201 \
+		>"$LOG/$name.recv" 2>"$LOG/$name.recv.err" &
+	recv_pid=$!
+	slowwait "$WAIT_TIMEOUT" grep -qs listening= "$LOG/$name.recv.err" ||
+		check_err 1 "receiver did not start"
+	rc=0
+	ip netns exec "$SND" "$BUILD/gso-stream" send 192.0.2.2 5201 "$BYTES" --timeout 30 \
+		>"$LOG/$name.send" 2>&1 || rc=$?
+	check_eq "sender exit" "$rc" 0
+	rc=0
+	wait "$recv_pid" || rc=$?
+	check_eq "receiver exit (content verified)" "$rc" 0
+	capture_stop
+	"$HIST" "$LOG/$name-tap.pcap" "$LOG/$name-nic.pcap" >"$LOG/$name.hist"
+	LIVE=$("$HIST" --json "$LOG/$name-tap.pcap" "$LOG/$name-nic.pcap")
+	echo "$LIVE" >"$LOG/$name.json"
+}
+
+# share_pct: the software-segmented share in whole percent.
+share_pct() { jget "$LIVE" '.segmented_in_software.share * 100 | floor'; }
+
+live_run limited 16000
+check_eq "mss" "$(jget "$LIVE" .mss)" 1448
+check_eq "malformed frames" "$(jget "$LIVE" '[.files[].malformed_frames] | add')" 0
+for i in 0 1; do
+	[ "$(jget "$LIVE" ".files[$i].payload_bytes")" -ge "$BYTES" ] ||
+		check_err 1 "file $i: captured payload below the $BYTES bytes sent"
+done
+[ "$(jget "$LIVE" '.files[0].max_payload')" -gt 16000 ] ||
+	check_err 1 "no GSO frame above 16000 bytes captured on the ingress port"
+[ "$(jget "$LIVE" '.files[1].max_payload')" -lt 16000 ] ||
+	check_err 1 "a frame of 16000 bytes or more left out0 (gso_max_size 16000)"
+[ "$(share_pct)" -ge 80 ] ||
+	check_err 1 "only $(share_pct)% segmented in software, expected >= 80%"
+log_test "gso-hist: live, egress at gso_max_size 16000: $(share_pct)% segmented in software"
+
+live_run default 65536
+[ "$(jget "$LIVE" '.files[0].max_payload')" -gt 16000 ] ||
+	check_err 1 "no GSO frame above 16000 bytes captured on the ingress port"
+[ "$(share_pct)" -le 5 ] ||
+	check_err 1 "$(share_pct)% segmented in software with default limits, expected <= 5%"
+check_eq "same histograms" "$(jget "$LIVE" '[.histogram[] | select(.counts[0] != .counts[1])] | length')" 0
+log_test "gso-hist: live, egress at default limits: histograms identical, nothing segmented"
 
 tests_exit

@@ -16,8 +16,9 @@
  *  - A frame is a captured IPv4/IPv6 TCP segment with a non-zero payload;
  *    its payload length comes from the IP header (captures are taken with
  *    a small snap length and GSO frames appear as one large packet).
- *  - MSS: --mss, or else the most common payload size of at most
- *    AUTO_MSS_MAX bytes over all files.
+ *  - MSS: --mss, or else guessed (guess_mss()): the largest m in
+ *    536..1460 such that nearly as many frames as for any other m carry a
+ *    multiple of m bytes.
  *  - An MSS frame has payload <= MSS; a large frame has payload > MSS
  *    (a GSO frame that was not segmented).
  *  - With exactly two files, the first is the tap, the second the egress
@@ -46,6 +47,7 @@
 
 #define MAX_FILES	8
 #define MAX_PAYLOAD	65535	/* IP length fields are 16 bits: no larger payload */
+#define AUTO_MSS_MIN	536	/* the smallest IPv4 default MSS (RFC 879) */
 #define AUTO_MSS_MAX	1460	/* IPv4 MSS at MTU 1500: 1448 with timestamps, 1440/1428 for IPv6 */
 #define DEFAULT_TOP	20
 
@@ -54,7 +56,7 @@ static const char usage[] =
 	"  PCAP: a capture (pcap or pcapng; Ethernet, raw IP or Linux cooked);\n"
 	"        with two files the first is the tap, the second the egress port\n"
 	"  LABEL: column name (default: tap and nic for two files, else the file name)\n"
-	"  --mss N: MSS in bytes, 1-65535 (default: most common size <= 1460)\n"
+	"  --mss N: MSS in bytes, 1-65535 (default: guessed in 536-1460)\n"
 	"  --top N: print the N most common sizes (default 20, 0: all)\n"
 	"  --plot-data FILE: write all sizes as gnuplot data to FILE\n";
 
@@ -190,21 +192,36 @@ static void read_capture(struct capture *c)
 	pcap_close(pcap);
 }
 
+/*
+ * The MSS is not in a header-only capture, so infer it from the sizes.  A
+ * GSO frame carries a whole number of MSS-sized segments; only the tail of
+ * a write (e.g. 65536 = 45 x 1448 + 376) or a short window makes other
+ * sizes.  So score each candidate m by the frames whose payload is a
+ * multiple of m, and take the largest m that scores within 10% of the
+ * best: the largest because m/2 divides whatever m divides; 10% so that a
+ * few odd tails that happen to be multiples of m/2 do not tip it.
+ * Candidates are AUTO_MSS_MIN..AUTO_MSS_MAX (IPv4's 536 minimum up to
+ * MTU 1500's 1460): the short tails are all below 536 or not multiples.
+ */
 static uint32_t guess_mss(const struct hist_opts *o)
 {
-	uint64_t best_count = 0, n;
-	uint32_t size, best = 0;
+	uint64_t score[AUTO_MSS_MAX + 1] = { 0 }, best = 0;
+	uint32_t m, size;
 	int i;
 
-	for (size = 1; size <= AUTO_MSS_MAX; size++) {
-		for (n = 0, i = 0; i < o->ncaps; i++)
-			n += o->caps[i].count[size];
-		if (n > best_count) {
-			best_count = n;
-			best = size;
-		}
+	for (m = AUTO_MSS_MIN; m <= AUTO_MSS_MAX; m++) {
+		for (size = m; size <= MAX_PAYLOAD; size += m)
+			for (i = 0; i < o->ncaps; i++)
+				score[m] += o->caps[i].count[size];
+		if (score[m] > best)
+			best = score[m];
 	}
-	return best;
+	if (!best)
+		return 0;
+	for (m = AUTO_MSS_MAX; m >= AUTO_MSS_MIN; m--)
+		if (score[m] * 10 >= best * 9)
+			return m;
+	return 0;
 }
 
 static void split_by_mss(struct capture *c, uint32_t mss)
@@ -406,8 +423,8 @@ int main(int argc, char **argv)
 	if (!mss_given) {
 		opts.mss = guess_mss(&opts);
 		if (!opts.mss)
-			fail_msg("cannot guess the MSS: no TCP frame with 1-%d payload bytes; "
-				 "give --mss N", AUTO_MSS_MAX);
+			fail_msg("cannot guess the MSS: no TCP payload is a multiple of "
+				 "%d-%d bytes; give --mss N", AUTO_MSS_MIN, AUTO_MSS_MAX);
 	}
 	for (i = 0; i < opts.ncaps; i++)
 		split_by_mss(&opts.caps[i], opts.mss);
