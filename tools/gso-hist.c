@@ -160,10 +160,12 @@ static void read_capture(struct capture *c)
 	if (!pcap)
 		fail_msg("%s: %s", c->path, errbuf);
 	linktype = pcap_datalink(pcap);
-	if (!frame_linktype_supported(linktype))
+	if (!frame_linktype_supported(linktype)) {
+		const char *name = pcap_datalink_val_to_name(linktype);
+
 		fail_msg("%s: link type %s (%d) not supported: capture on an Ethernet "
-			 "device or with -i any", c->path,
-			 pcap_datalink_val_to_name(linktype) ?: "?", linktype);
+			 "device or with -i any", c->path, name ? name : "?", linktype);
+	}
 
 	while ((ret = pcap_next_ex(pcap, &hdr, &data)) == 1) {
 		switch (frame_tcp_payload(linktype, data, hdr->caplen, &payload)) {
