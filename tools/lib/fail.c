@@ -6,11 +6,12 @@
 #include "fail.h"
 
 const char *fail_prog = "gso-tool";
+int fail_status = EXIT_FAILURE;
 
 void fail_errno(const char *what)
 {
 	perror(what);
-	exit(EXIT_FAILURE);
+	exit(fail_status);
 }
 
 void fail_msg(const char *fmt, ...)
@@ -22,7 +23,7 @@ void fail_msg(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(EXIT_FAILURE);
+	exit(fail_status);
 }
 
 void fail_usage(const char *usage, const char *fmt, ...)
@@ -34,5 +35,5 @@ void fail_usage(const char *usage, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n%s", usage);
-	exit(EXIT_FAILURE);
+	exit(fail_status);
 }

@@ -12,6 +12,12 @@
 /* Name printed in front of usage errors; each tool sets it in main(). */
 extern const char *fail_prog;
 
+/*
+ * Exit status of the fail_*() helpers, EXIT_FAILURE unless a tool whose
+ * status 1 means something else (gso-doctor: "found a problem") sets it.
+ */
+extern int fail_status;
+
 /* perror(what) and exit(EXIT_FAILURE): for failed system calls. */
 _Noreturn void fail_errno(const char *what);
 

@@ -73,7 +73,47 @@ static int linkinfo_attr_cb(const struct nlattr *attr, void *data)
 	if (mnl_attr_get_type(attr) == IFLA_INFO_KIND &&
 	    mnl_attr_validate(attr, MNL_TYPE_STRING) >= 0)
 		tb[IFLA_INFO_KIND] = attr;
+	if (mnl_attr_get_type(attr) == IFLA_INFO_DATA &&
+	    mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
+		tb[IFLA_INFO_DATA] = attr;
 	return MNL_CB_OK;
+}
+
+static int tun_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (mnl_attr_type_valid(attr, IFLA_TUN_MAX) < 0)
+		return MNL_CB_OK;
+	switch (type) {
+	case IFLA_TUN_MULTI_QUEUE:
+		if (mnl_attr_validate(attr, MNL_TYPE_U8) >= 0)
+			tb[type] = attr;
+		break;
+	case IFLA_TUN_NUM_QUEUES:
+	case IFLA_TUN_NUM_DISABLED_QUEUES:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
+			tb[type] = attr;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* A tun/tap's queue state (tun_fill_info()), when the kernel sends it. */
+static void tun_info_from_attr(const struct nlattr *data, struct link_info *li)
+{
+	const struct nlattr *tb[IFLA_TUN_MAX + 1] = { 0 };
+
+	mnl_attr_parse_nested(data, tun_attr_cb, tb);
+	if (!tb[IFLA_TUN_NUM_QUEUES])
+		return;
+	li->present |= LINK_HAS_TUN_QUEUES;
+	li->tun_num_queues = mnl_attr_get_u32(tb[IFLA_TUN_NUM_QUEUES]);
+	if (tb[IFLA_TUN_NUM_DISABLED_QUEUES])
+		li->tun_num_disabled_queues = mnl_attr_get_u32(tb[IFLA_TUN_NUM_DISABLED_QUEUES]);
+	if (tb[IFLA_TUN_MULTI_QUEUE])
+		li->tun_multi_queue = mnl_attr_get_u8(tb[IFLA_TUN_MULTI_QUEUE]);
 }
 
 static void copy_u32(const struct nlattr *attr, uint32_t *field,
@@ -112,6 +152,8 @@ static void link_info_from_nlh(const struct nlmsghdr *nlh, struct link_info *li)
 			memcpy(li->kind, kind, len);
 			li->kind[len] = '\0';
 		}
+		if (info[IFLA_INFO_DATA] && !strcmp(li->kind, "tun"))
+			tun_info_from_attr(info[IFLA_INFO_DATA], li);
 	}
 	if (tb[IFLA_MASTER])
 		li->master = mnl_attr_get_u32(tb[IFLA_MASTER]);

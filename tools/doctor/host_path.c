@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * gso-path-limit (seed 000): for each tap, the GSO limits of the host path
+ * behind it (lib/path_limits.c, the same walk gso-probe does) against the
+ * guest's default 65536 bytes / 65535 segments.  Above the limit, every
+ * larger GSO packet from the guest is segmented in software on the host.
+ * The VMM's command line says whether the negotiated limits
+ * (VIRTIO_NET_F_GSO_LIMITS: host_gso_max_size/host_gso_max_segs) are
+ * configured; a guest still has to be patched to use them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "doctor/doctor.h"
+#include "lib/vmm.h"
+
+/* host_gso_max_size=... on the VMM's command line: "auto", a number, or "" when absent. */
+static void vmm_prop(const struct vmm_info *v, const char *prop, char *buf, size_t len)
+{
+	const char *p = v->cmdline ? strstr(v->cmdline, prop) : NULL;
+
+	buf[0] = '\0';
+	if (!p)
+		return;
+	p += strlen(prop);
+	snprintf(buf, len, "%.*s", (int)strcspn(p, ", "), p);
+}
+
+static void egress_list(const struct path_limits *p, char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->egress_count && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+					 p->egress[i]->name);
+}
+
+static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
+{
+	struct path_limits p;
+	struct vmm_info vmm;
+	struct doctor_finding *f;
+	char size_prop[32] = "", segs_prop[32] = "", egress[512];
+	enum doctor_severity sev = DOCTOR_WARNING;
+	const char *feature;
+
+	path_limits_compute(&ctx->table, tap, &p);
+	if (!path_limits_exceeded(&p))
+		return;
+
+	if (vmm_find_by_tap(tap->name, &vmm) == 0 && vmm.pid) {
+		vmm_prop(&vmm, "host_gso_max_size=", size_prop, sizeof(size_prop));
+		vmm_prop(&vmm, "host_gso_max_segs=", segs_prop, sizeof(segs_prop));
+		if (!size_prop[0] && !segs_prop[0]) {
+			feature = "not_configured";
+		} else if (!strcmp(size_prop, "auto") ||
+			   ((!size_prop[0] || strtoul(size_prop, NULL, 10) <= p.max_size) &&
+			    (!segs_prop[0] || strtoul(segs_prop, NULL, 10) <= p.max_segs))) {
+			feature = "configured";
+			/* The host offers the limit; patched guests follow it. */
+			sev = DOCTOR_INFO;
+		} else {
+			feature = "configured_above_path";
+		}
+	} else {
+		feature = "unknown";
+	}
+
+	f = doctor_report_add(&ctx->report, "gso-path-limit", sev, tap->name,
+			      "guest GSO packets up to %u bytes / %u segments exceed the host path's "
+			      "%u bytes / %u segments: larger ones are segmented in software on this host",
+			      PATH_NO_SIZE_LIMIT, PATH_NO_SEGS_LIMIT, p.max_size, p.max_segs);
+	doctor_ev_str(f, "master", "%s", p.master ? p.master->name : "");
+	egress_list(&p, egress, sizeof(egress));
+	doctor_ev_str(f, "egress", "%s", egress);
+	doctor_ev_u64(f, "gso_max_size", p.max_size);
+	doctor_ev_u64(f, "gso_max_segs", p.max_segs);
+	doctor_ev_str(f, "size_from", "%s", p.size_from ? p.size_from->name : "");
+	doctor_ev_str(f, "segs_from", "%s", p.segs_from ? p.segs_from->name : "");
+	doctor_ev_u64(f, "vmm_pid", vmm.pid);
+	doctor_ev_str(f, "gso_limits_feature", "%s", feature);
+	if (size_prop[0])
+		doctor_ev_str(f, "host_gso_max_size", "%s", size_prop);
+	if (segs_prop[0])
+		doctor_ev_str(f, "host_gso_max_segs", "%s", segs_prop);
+
+	if (p.max_size < PATH_NO_SIZE_LIMIT)
+		doctor_fix(f, "in the guest (any kernel): ip link set dev <guest-if> gso_max_size %u "
+			   "gso_ipv4_max_size %u", p.max_size, p.max_size);
+	if (p.max_segs < PATH_NO_SEGS_LIMIT)
+		doctor_fix(f, "in the guest (any kernel): ip link set dev <guest-if> gso_max_segs %u",
+			   p.max_segs);
+	doctor_fix(f, "patched QEMU and guest: -device virtio-net-pci,...,host_gso_max_size=%u,"
+		   "host_gso_max_segs=%u (VIRTIO_NET_F_GSO_LIMITS)", p.max_size, p.max_segs);
+	vmm_info_free(&vmm);
+}
+
+void doctor_host_path_run(struct doctor_ctx *ctx)
+{
+	size_t i;
+
+	doctor_report_check(&ctx->report, "gso-path-limit");
+	for (i = 0; i < ctx->link_count; i++) {
+		const struct link_info *li = &ctx->links[i];
+
+		if (ctx->iface_count ? doctor_iface_selected(ctx, li->name) : path_is_tap(li))
+			check_tap(ctx, li);
+	}
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The VMM (QEMU) process behind a tap, found read-only through procfs:
+ * a process holding /dev/net/tun open whose fdinfo names the tap
+ * (drivers/net/tun.c tun_chr_show_fdinfo(): "iff:\tNAME").  From it, the
+ * vCPU count (threads named "CPU N/KVM" or "CPU N/TCG", which QEMU names
+ * with `-name ...,debug-threads=on` as Proxmox starts every VM, else
+ * QEMU's `-smp` argument) and its command line.
+ *
+ * Only visible when the caller shares the VMM's PID namespace and may
+ * read its /proc/PID/fd (root, or the same user).
+ */
+#ifndef GSO_TOOLS_VMM_H
+#define GSO_TOOLS_VMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+enum vmm_vcpu_source {
+	VMM_VCPUS_UNKNOWN,
+	VMM_VCPUS_THREADS,	/* counted "CPU N/..." threads */
+	VMM_VCPUS_SMP,		/* from -smp on the command line */
+};
+
+struct vmm_info {
+	pid_t pid;			/* 0: no process holds the tap (or none visible) */
+	char comm[32];
+	unsigned int tap_fds;		/* fds of that process attached to the tap (queues) */
+	unsigned int vcpus;		/* 0: unknown */
+	enum vmm_vcpu_source vcpu_source;
+	char *cmdline;			/* arguments joined by spaces, malloc()ed, or NULL */
+};
+
+/* Find the process holding tap @ifname.  0 (pid 0 if none found) or -errno. */
+int vmm_find_by_tap(const char *ifname, struct vmm_info *out);
+void vmm_info_free(struct vmm_info *v);
+
+/* The number in QEMU's -smp argument ("4", "cpus=4,sockets=1", "4,cores=4"); 0 if none. */
+unsigned int vmm_parse_smp(const char *smp);
+
+/* The value of "-ARG" in @v's command line (first occurrence), or NULL. */
+const char *vmm_cmdline_arg(const struct vmm_info *v, const char *arg, char *buf, size_t len);
+
+const char *vmm_vcpu_source_name(enum vmm_vcpu_source s);
+
+#endif
