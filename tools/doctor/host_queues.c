@@ -6,10 +6,11 @@
  * thread at 97%").
  *
  * What is read, all without the VM's help:
- * - the tap's queues as the kernel reports them (rtnetlink
- *   IFLA_TUN_NUM_QUEUES, iproute2's "numqueues": queues attached now,
- *   one per QEMU queue pair) and whether it was created multi_queue
- *   (IFLA_TUN_MULTI_QUEUE: QEMU does that only for queues > 1);
+ * - the tap's queues as the kernel reports them for a multi_queue tap
+ *   (rtnetlink IFLA_TUN_NUM_QUEUES, iproute2's "numqueues": queues
+ *   attached now, one per QEMU queue pair; QEMU creates the tap
+ *   multi_queue only for queues > 1).  A tap created without multi_queue
+ *   has one queue at most: attached when a process holds it;
  * - the process holding the tap (lib/vmm.c, /proc/PID/fdinfo "iff:") and
  *   its vCPUs (threads "CPU N/KVM", else its -smp argument).
  *
@@ -65,18 +66,27 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	char want[16], vectors[24];
 	const char *why;
 
-	if (!(tap->present & LINK_HAS_TUN_QUEUES) || tap->tun_num_queues == 0)
-		return;
+	unsigned int queues;
+
 	if (vmm_find_by_tap(tap->name, &vmm))
 		memset(&vmm, 0, sizeof(vmm));
+	if (tap->tun_multi_queue && (tap->present & LINK_HAS_TUN_QUEUES))
+		queues = tap->tun_num_queues;
+	else
+		queues = vmm.pid ? 1 : 0;
+	if (!queues) {
+		/* Nobody holds it: no VM to judge. */
+		vmm_info_free(&vmm);
+		return;
+	}
 
-	if (tap->tun_num_queues == 1 && vmm.vcpus > 1) {
+	if (queues == 1 && vmm.vcpus > 1) {
 		sev = DOCTOR_WARNING;
 		why = "one queue for a VM with several vCPUs";
-	} else if (tap->tun_num_queues == 1 && tap->tun_multi_queue && !vmm.vcpus) {
+	} else if (queues == 1 && tap->tun_multi_queue && !vmm.vcpus) {
 		sev = DOCTOR_WARNING;
 		why = "created multi_queue, but only one queue is attached";
-	} else if (vmm.vcpus > 1 && tap->tun_num_queues < vmm.vcpus) {
+	} else if (vmm.vcpus > 1 && queues < vmm.vcpus) {
 		sev = DOCTOR_INFO;
 		why = "fewer queues than the VM has vCPUs";
 	} else {
@@ -93,8 +103,8 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 
 	f = doctor_report_add(&ctx->report, "single-queue-tap", sev, tap->name,
 			      "%s: all of its traffic goes through %u tap queue%s (one vhost thread "
-			      "each)", why, tap->tun_num_queues, tap->tun_num_queues == 1 ? "" : "s");
-	doctor_ev_u64(f, "numqueues", tap->tun_num_queues);
+			      "each)", why, queues, queues == 1 ? "" : "s");
+	doctor_ev_u64(f, "numqueues", queues);
 	doctor_ev_u64(f, "numdisabled", tap->tun_num_disabled_queues);
 	doctor_ev_bool(f, "multi_queue", tap->tun_multi_queue);
 	if (!sysfs_netdev_queues(tap->name, &rxq, &txq))

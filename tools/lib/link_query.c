@@ -106,14 +106,15 @@ static void tun_info_from_attr(const struct nlattr *data, struct link_info *li)
 	const struct nlattr *tb[IFLA_TUN_MAX + 1] = { 0 };
 
 	mnl_attr_parse_nested(data, tun_attr_cb, tb);
+	if (tb[IFLA_TUN_MULTI_QUEUE])
+		li->tun_multi_queue = mnl_attr_get_u8(tb[IFLA_TUN_MULTI_QUEUE]);
+	/* Sent for multi_queue taps only (tun_fill_info()). */
 	if (!tb[IFLA_TUN_NUM_QUEUES])
 		return;
 	li->present |= LINK_HAS_TUN_QUEUES;
 	li->tun_num_queues = mnl_attr_get_u32(tb[IFLA_TUN_NUM_QUEUES]);
 	if (tb[IFLA_TUN_NUM_DISABLED_QUEUES])
 		li->tun_num_disabled_queues = mnl_attr_get_u32(tb[IFLA_TUN_NUM_DISABLED_QUEUES]);
-	if (tb[IFLA_TUN_MULTI_QUEUE])
-		li->tun_multi_queue = mnl_attr_get_u8(tb[IFLA_TUN_MULTI_QUEUE]);
 }
 
 static void copy_u32(const struct nlattr *attr, uint32_t *field,

@@ -27,7 +27,7 @@ enum link_present {
 	LINK_HAS_GSO_IPV4_MAX_SIZE	= 1u << 3,
 	LINK_HAS_TSO_MAX_SIZE		= 1u << 4,
 	LINK_HAS_TSO_MAX_SEGS		= 1u << 5,
-	LINK_HAS_TUN_QUEUES		= 1u << 6,	/* tun_* below (kind tun) */
+	LINK_HAS_TUN_QUEUES		= 1u << 6,	/* tun_num_* (multi_queue taps only) */
 };
 
 struct link_info {
@@ -46,7 +46,7 @@ struct link_info {
 	uint32_t gso_ipv4_max_size;
 	uint32_t tso_max_size;
 	uint32_t tso_max_segs;
-	/* kind "tun": IFLA_INFO_DATA (Linux >= 4.x, iproute2's "numqueues") */
+	/* kind "tun": IFLA_INFO_DATA (tun_fill_info(), iproute2's "multi_queue numqueues N") */
 	bool tun_multi_queue;		/* IFLA_TUN_MULTI_QUEUE: created multi_queue */
 	uint32_t tun_num_queues;	/* IFLA_TUN_NUM_QUEUES: queues attached now */
 	uint32_t tun_num_disabled_queues; /* IFLA_TUN_NUM_DISABLED_QUEUES */
