@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -175,20 +176,38 @@ const char *vmm_cmdline_arg(const struct vmm_info *v, const char *arg, char *buf
 	return NULL;
 }
 
+/*
+ * Whether process @pid is in the network namespace @self.  Tap names are
+ * per namespace (every test namespace may have a tap0), and fdinfo gives
+ * only the name: a tun fd attaches to a tap of the namespace its opener
+ * was in (tun_set_iff()), which is where a VMM runs.
+ */
+static bool same_netns(const char *pid, const struct stat *self)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%s/ns/net", pid);
+	return !stat(path, &st) && st.st_ino == self->st_ino && st.st_dev == self->st_dev;
+}
+
 int vmm_find_by_tap(const char *ifname, struct vmm_info *out)
 {
+	struct stat self;
 	struct dirent *de;
 	DIR *proc;
 	char smp[128];
 
 	memset(out, 0, sizeof(*out));
+	if (stat("/proc/self/ns/net", &self))
+		return -errno;
 	proc = opendir("/proc");
 	if (!proc)
 		return -errno;
 	while ((de = readdir(proc))) {
 		unsigned int n;
 
-		if (!all_digits(de->d_name))
+		if (!all_digits(de->d_name) || !same_netns(de->d_name, &self))
 			continue;
 		n = count_tap_fds(de->d_name, ifname);
 		if (!n)

@@ -7,8 +7,9 @@
  * with `-name ...,debug-threads=on` as Proxmox starts every VM, else
  * QEMU's `-smp` argument) and its command line.
  *
- * Only visible when the caller shares the VMM's PID namespace and may
- * read its /proc/PID/fd (root, or the same user).
+ * Only processes in the caller's network namespace count (tap names are
+ * per namespace).  Only visible when the caller shares the VMM's PID
+ * namespace and may read its /proc/PID/fd (root, or the same user).
  */
 #ifndef GSO_TOOLS_VMM_H
 #define GSO_TOOLS_VMM_H
