@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "doctor/doctor.h"
+#include "lib/clock.h"
 #include "lib/fail.h"
 #include "lib/parse.h"
 #include "lib/sysfs.h"
@@ -129,13 +130,17 @@ static void run_host(struct doctor_ctx *ctx)
 static void run_guest(struct doctor_ctx *ctx)
 {
 	struct doctor_guest g;
+	double start, spent_ms;
 
 	doctor_guest_devs_init(ctx, &g);
+	start = clock_now_s();
 	doctor_guest_rx_init(ctx, &g);
 	doctor_guest_queues_run(ctx, &g);
 	doctor_guest_offload_run(ctx, &g);
 	/* The queue/offload checks took some of the interval; sleep the rest. */
-	sleep_ms(ctx->sample_ms);
+	spent_ms = (clock_now_s() - start) * 1000;
+	if (spent_ms < ctx->sample_ms)
+		sleep_ms(ctx->sample_ms - (unsigned int)spent_ms);
 	doctor_guest_rx_fini(ctx, &g);
 	doctor_guest_devs_fini(&g);
 }
