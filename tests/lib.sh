@@ -4,6 +4,11 @@
 # registered right after the step it undoes, namespaces with unique
 # names, and bounded waits instead of sleeps.
 #
+# Test scripts run with set -euo pipefail, so a check is written
+#   cmd || check_err $? "why"
+# and a failing command outside a check ends the script (the runner then
+# counts it as a failure).
+#
 # Protocol with tests/run.sh: a test script prints one line per check,
 #   TEST: <name>  [ OK ] | [FAIL] | [SKIP]
 # and exits 0 when all its checks passed or skipped, 1 otherwise, 4 when

@@ -8,19 +8,19 @@ cd "$GSO_TOP"
 
 mapfile -t scripts < <( { git ls-files '*.sh' .ci/run tests/guest/init 2>/dev/null;
 	ls scripts/*.sh tests/*.sh tests/harness/*.sh; } | sort -u)
-out=$(shellcheck -x -e SC1091 -s bash "${scripts[@]}" 2>&1)
-check_err $? "shellcheck:
+out=$(shellcheck -x -e SC1091 -s bash "${scripts[@]}" 2>&1) ||
+	check_err $? "shellcheck:
 $out"
 log_test "static: shellcheck clean (${#scripts[@]} scripts)"
 
-out=$(make -s -C tools 2>&1)
-check_err $? "make -C tools failed:
+out=$(make -s -C tools 2>&1) ||
+	check_err $? "make -C tools failed:
 $out"
 log_test "static: tools build with -Wall -Wextra -Werror"
 
 dup=$(grep -E '^CONFIG_' configs/kernel.config | cut -d= -f1 | sort | uniq -d)
-[ -z "$dup" ]
-check_err $? "options set twice in configs/kernel.config: $dup"
+[ -z "$dup" ] ||
+	check_err 1 "options set twice in configs/kernel.config: $dup"
 log_test "static: kernel config fragment has no duplicate options"
 
 tests_exit

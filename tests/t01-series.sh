@@ -18,17 +18,17 @@ for s in linux:kernel-patches qemu:qemu-patches spec:spec; do
 		log_test "series $name: applies with git am" SKIP "empty series"
 		continue
 	fi
-	[ -f "$dir/0000-cover-letter.patch" ]
-	check_err $? "$dir has no cover letter"
-	tree=$(scripts/tree.sh "$name" 2>"$TEST_LOG_DIR/tree-$name.err")
-	check_err $? "$(cat "$TEST_LOG_DIR/tree-$name.err")"
+	[ -f "$dir/0000-cover-letter.patch" ] ||
+		check_err 1 "$dir has no cover letter"
+	tree=$(scripts/tree.sh "$name" 2>"$TEST_LOG_DIR/tree-$name.err") ||
+		check_err $? "$(cat "$TEST_LOG_DIR/tree-$name.err")"
 	log_test "series $name: ${#patches[@]} patches apply with git am"
 
 	for p in "${patches[@]}"; do
-		grep -qF "Signed-off-by: $ident" "$p"
-		check_err $? "${p##*/} lacks 'Signed-off-by: $ident'"
-		grep -qF "From: $ident" "$p"
-		check_err $? "${p##*/} is not authored by the project identity"
+		grep -qF "Signed-off-by: $ident" "$p" ||
+			check_err $? "${p##*/} lacks 'Signed-off-by: $ident'"
+		grep -qF "From: $ident" "$p" ||
+			check_err $? "${p##*/} is not authored by the project identity"
 	done
 	log_test "series $name: author and Signed-off-by on every patch"
 
@@ -39,8 +39,8 @@ for s in linux:kernel-patches qemu:qemu-patches spec:spec; do
 	esac
 	[ -n "${tree:-}" ] || continue
 	for p in "${patches[@]}"; do
-		out=$(cd "$tree" && "${cp[@]}" "$GSO_TOP/$p" 2>&1)
-		rc=$?
+		rc=0
+		out=$(cd "$tree" && "${cp[@]}" "$GSO_TOP/$p" 2>&1) || rc=$?
 		if [ $rc -ne 0 ] || grep -qE '^(ERROR|WARNING|CHECK)' <<< "$out"; then
 			check_err 1 "checkpatch on ${p##*/}:
 $out"
@@ -51,10 +51,10 @@ done
 
 # Broken-patch fixture: the tree step must fail and name the patch.
 err=$(scripts/tree.sh spec tests/fixtures/broken-series 2>&1 >/dev/null) && rc=0 || rc=$?
-[ "$rc" -ne 0 ]
-check_err $? "a series that does not apply was accepted"
-grep -q '0001-broken-on-purpose.patch' <<< "$err"
-check_err $? "the failure does not name the patch: $err"
+[ "$rc" -ne 0 ] ||
+	check_err 1 "a series that does not apply was accepted"
+grep -q '0001-broken-on-purpose.patch' <<< "$err" ||
+	check_err $? "the failure does not name the patch: $err"
 log_test "series: a patch that does not apply fails the build, naming it"
 
 tests_exit

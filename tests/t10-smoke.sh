@@ -35,18 +35,18 @@ rc=0
 vm_run smoke "$HOST_NS" "$script" "${nic[@]}" || rc=$?
 con=$TEST_LOG_DIR/smoke.console.log
 
-grep -q 'guest: booted' "$con"
-check_err $? "no boot message on the console ($con)"
+grep -q 'guest: booted' "$con" ||
+	check_err $? "no boot message on the console ($con)"
 log_test "smoke: guest boots ($GSO_ACCEL)"
 
 for c in link_up ping4 ping6; do
-	grep -q "GUEST-CHECK: $c ok" "$con"
-	check_err $? "guest check $c did not pass"
+	grep -q "GUEST-CHECK: $c ok" "$con" ||
+		check_err $? "guest check $c did not pass"
 	log_test "smoke: $c"
 done
 
-wait $recv_pid
-check_err $? "receiver failed: $(cat "$TEST_LOG_DIR/smoke.recv.log")"
+wait $recv_pid ||
+	check_err $? "receiver failed: $(cat "$TEST_LOG_DIR/smoke.recv.log")"
 check_eq "guest exit code" "$rc" 0
 recv_line=$(grep -o 'role=recv.*' "$TEST_LOG_DIR/smoke.recv.log" || true)
 send_line=$(grep -o 'role=send.*' "$con" | tr -d '\r' || true)
@@ -54,8 +54,8 @@ recv_sum=$(sed -n 's/.*checksum=\([0-9a-f]*\).*/\1/p' <<< "$recv_line")
 send_sum=$(sed -n 's/.*checksum=\([0-9a-f]*\).*/\1/p' <<< "$send_line")
 check_eq "receiver byte count" "$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' <<< "$recv_line")" $BYTES
 check_eq "content" "$(sed -n 's/.*content=\([a-z]*\).*/\1/p' <<< "$recv_line")" ok
-[ -n "$send_sum" ] && [ "$send_sum" = "$recv_sum" ]
-check_err $? "checksums differ: sender '$send_sum' receiver '$recv_sum'"
+{ [ -n "$send_sum" ] && [ "$send_sum" = "$recv_sum" ]; } ||
+	check_err 1 "checksums differ: sender '$send_sum' receiver '$recv_sum'"
 log_test "smoke: 8 MiB TCP stream, byte count and content verified"
 
 tests_exit

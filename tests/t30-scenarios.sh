@@ -29,11 +29,11 @@ bulk_hist s1-off
 check_eq "stream verified" "$BULK_OK" 1
 check_eq "guest tso_max_size (feature off)" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 65536
 tap_max=$(hist_q s1-off '.files[0].max_payload')
-[ "$tap_max" -gt 62264 ]
-check_err $? "the guest sent no GSO frame above 62264 payload bytes (max $tap_max)"
+[ "$tap_max" -gt 62264 ] ||
+	check_err 1 "the guest sent no GSO frame above 62264 payload bytes (max $tap_max)"
 sw=$(hist_q s1-off '.segmented_in_software.share')
-awk -v s="$sw" 'BEGIN { exit !(s > 0.5) }'
-check_err $? "feature off: share of bytes segmented in software is $sw, want > 0.5 (seed 000)"
+awk -v s="$sw" 'BEGIN { exit !(s > 0.5) }' ||
+	check_err $? "feature off: share of bytes segmented in software is $sw, want > 0.5 (seed 000)"
 log_test "S1 r8169, feature off: seed 000 reproduced (software-segmented share $sw)"
 
 bulk_run s1-on $BYTES 4 "$ON_R8169"
@@ -42,8 +42,8 @@ check_eq "stream verified" "$BULK_OK" 1
 check_eq "guest tso_max_size" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 64000
 check_eq "guest tso_max_segs" "$(link_field "$BULK_GUEST_LINK" tso_max_segs)" 64
 check_eq "bytes segmented in software" "$(hist_q s1-on '.segmented_in_software.bytes')" 0
-hist_identical s1-on
-check_err $? "tap and egress histograms differ"
+hist_identical s1-on ||
+	check_err $? "tap and egress histograms differ"
 check_eq "egress payload bytes equal tap payload bytes" \
 	"$(hist_q s1-on '.files[1].payload_bytes')" "$(hist_q s1-on '.files[0].payload_bytes')"
 log_test "S1 r8169, feature on: 64000/64 applied, 0 bytes segmented in software"
@@ -60,8 +60,8 @@ for mode in off on; do
 	check_eq "guest tso_max_size" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 65536
 	check_eq "guest tso_max_segs" "$(link_field "$BULK_GUEST_LINK" tso_max_segs)" 65535
 	check_eq "bytes segmented in software" "$(hist_q "s2-$mode" '.segmented_in_software.bytes')" 0
-	hist_identical "s2-$mode"
-	check_err $? "tap and egress histograms differ"
+	hist_identical "s2-$mode" ||
+		check_err $? "tap and egress histograms differ"
 	log_test "S2 e1000e, feature $mode: defaults kept, nothing segmented"
 done
 defer_cleanup
@@ -72,10 +72,10 @@ bulk_run s9-v6 $BYTES 6 "$ON_R8169"
 bulk_hist s9-v6
 check_eq "stream verified" "$BULK_OK" 1
 check_eq "bytes segmented in software" "$(hist_q s9-v6 '.segmented_in_software.bytes')" 0
-hist_identical s9-v6
-check_err $? "tap and egress histograms differ"
-[ "$(hist_q s9-v6 '.files[0].max_payload')" -gt 30000 ]
-check_err $? "IPv6: no large GSO frames on the tap"
+hist_identical s9-v6 ||
+	check_err $? "tap and egress histograms differ"
+[ "$(hist_q s9-v6 '.files[0].max_payload')" -gt 30000 ] ||
+	check_err 1 "IPv6: no large GSO frames on the tap"
 log_test "S9 IPv6 over r8169, feature on: large frames, 0 bytes segmented"
 defer_cleanup
 
@@ -87,8 +87,8 @@ check_eq "guest tso_max_segs" "$(link_field "$BULK_GUEST_LINK" tso_max_segs)" 16
 check_eq "guest tso_max_size" "$(link_field "$BULK_GUEST_LINK" tso_max_size)" 65536
 mss=$(hist_q s9-segs '.mss')
 tap_max=$(hist_q s9-segs '.files[0].max_payload')
-[ "$tap_max" -le $((16 * mss)) ] && [ "$tap_max" -gt $((8 * mss)) ]
-check_err $? "largest tap frame $tap_max bytes: want at most 16 segments of $mss (and GSO in use)"
+{ [ "$tap_max" -le $((16 * mss)) ] && [ "$tap_max" -gt $((8 * mss)) ]; } ||
+	check_err 1 "largest tap frame $tap_max bytes: want at most 16 segments of $mss (and GSO in use)"
 check_eq "bytes segmented in software" "$(hist_q s9-segs '.segmented_in_software.bytes')" 0
 log_test "S9 segment limit binds first (16 segs): guest frames <= 16 x MSS ($tap_max)"
 defer_cleanup

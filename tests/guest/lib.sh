@@ -17,14 +17,16 @@ gcheck() {
 # net_up IP4 IP6: bring the virtio-net interface up and wait for carrier.
 net_up() {
 	local i=0
+	# busybox ip knows no "nodad": turn DAD off before adding the address.
+	echo 0 > /proc/sys/net/ipv6/conf/"$GUEST_IF"/accept_dad
 	ip addr add "$1/24" dev "$GUEST_IF" || return 1
-	ip addr add "$2/64" dev "$GUEST_IF" nodad || return 1
+	ip -6 addr add "$2/64" dev "$GUEST_IF" || return 1
 	ip link set dev "$GUEST_IF" up || return 1
-	while [ "$(cat /sys/class/net/$GUEST_IF/operstate 2>/dev/null)" != up ] && [ $i -lt 100 ]; do
+	while [ "$(cat /sys/class/net/"$GUEST_IF"/operstate 2>/dev/null)" != up ] && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	[ "$(cat /sys/class/net/$GUEST_IF/operstate)" = up ]
+	[ "$(cat /sys/class/net/"$GUEST_IF"/operstate)" = up ]
 }
 
 # ping_until ADDR: the wire peer answers within 10 s (the bridge port may

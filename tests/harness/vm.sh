@@ -13,12 +13,31 @@
 : "${GSO_VM_TIMEOUT:=300}"
 GSO_FIRMWARE=${GSO_FIRMWARE:-/usr/share/qemu}
 
-# /dev/kvm may exist without working (no nesting, no permission): ask it.
+# /dev/kvm may exist and even create VMs without being able to run a
+# vCPU (seen on nested machines: KVM_CREATE_VM works, the guest never
+# prints a line).  So boot the real kernel once with the real CPU model and
+# no initramfs: a working KVM reaches the "no root fs" panic in about a
+# second and QEMU exits (-no-reboot).  The answer is remembered for this
+# boot of the machine.
 kvm_usable() {
+	local probe out
 	[ -c /dev/kvm ] && [ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
-	printf '%s\n' '{"execute":"qmp_capabilities"}' '{"execute":"quit"}' |
-		timeout 20 "$GSO_QEMU" -accel kvm -M none -nodefaults -display none \
-			-S -qmp stdio &>/dev/null
+	probe=$GSO_CACHE/kvm-probe-$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
+	if [ -f "$probe" ]; then
+		[ "$(cat "$probe")" = yes ]
+		return
+	fi
+	out=$(timeout 20 "$GSO_QEMU" -M pc -accel kvm -cpu host -m 256 -nodefaults \
+		-no-user-config -display none -vga none -no-reboot \
+		-L "$GSO_FIRMWARE" -bios "$GSO_FIRMWARE/qboot.rom" -kernel "$GSO_KERNEL" \
+		-append "console=ttyS0 panic=-1" -serial stdio 2>&1 </dev/null || true)
+	if grep -q 'Kernel panic' <<< "$out"; then
+		echo yes > "$probe"
+		return 0
+	fi
+	echo no > "$probe"
+	log "/dev/kvm is present but a KVM guest did not boot; using TCG"
+	return 1
 }
 
 vm_init() {
