@@ -44,7 +44,7 @@ for p in "${progs[@]}"; do
 	cp "$p" "$root/usr/local/bin/"
 	# Libraries at the same absolute paths as on the host, so the
 	# dynamic loader finds them without a config.
-	{ ldd "$p" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^\s*\/lib/ { print $1 }' |
+	{ ldd "$p" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }' |
 	while read -r lib; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"

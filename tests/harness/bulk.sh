@@ -13,14 +13,14 @@ capture_start() {
 	local name=$1 dev=$2 pcap=$TEST_LOG_DIR/$1.pcap
 	ip netns exec "$HOST_NS" tcpdump -i "$dev" -n -s 200 -B 32768 -w "$pcap" \
 		"tcp and dst port $BULK_PORT" > "$TEST_LOG_DIR/$name.tcpdump.log" 2>&1 &
-	eval "CAP_PID_$name=$!"
+	eval "CAP_PID_${name//[^a-zA-Z0-9_]/_}=$!"
 	defer "kill $! 2>/dev/null"
 	slowwait 10 grep -q 'listening on' "$TEST_LOG_DIR/$name.tcpdump.log"
 }
 
 # capture_stop NAME: stop tcpdump, let it flush; fail if it dropped packets.
 capture_stop() {
-	local var="CAP_PID_$1"
+	local var="CAP_PID_${1//[^a-zA-Z0-9_]/_}"
 	kill -INT "${!var}" 2>/dev/null
 	wait "${!var}" 2>/dev/null
 	if grep -qE '^[1-9][0-9]* packets dropped by kernel' "$TEST_LOG_DIR/$1.tcpdump.log"; then
@@ -52,9 +52,9 @@ bulk_run() {
 . /etc/gso-guest.sh
 gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
 gcheck ping ping_until $peer || exit 1
-echo "GUEST-LINK: \$(gso-linkinfo $GUEST_IF)"
+echo "GUEST-LINK: \$(gso-linkinfo \$GUEST_IF)"
 gso-stream send $guest6 $peer $BULK_PORT $bytes --timeout 200 || exit 1
-echo "GUEST-LINK-AFTER: \$(gso-linkinfo $GUEST_IF)"
+echo "GUEST-LINK-AFTER: \$(gso-linkinfo \$GUEST_IF)"
 GUEST
 	local nic rc=0
 	mapfile -t nic < <(topo_guest_nic_args "$props")

@@ -58,13 +58,15 @@ vm_init() {
 	GSO_VM_READY=1
 }
 
-# vm_initrd SCRIPT OUT: the base initramfs with SCRIPT appended as /test.sh.
+# vm_initrd SCRIPT OUT: the base initramfs with SCRIPT appended as /test.sh
+# (and VM_EXTRA_INITRD, e.g. a distribution kernel's modules, before it).
 vm_initrd() {
 	local script=$1 out=$2 tmp
 	tmp=$(mktemp -d)
 	install -m 0755 "$script" "$tmp/test.sh"
 	{
 		cat "$GSO_INITRAMFS"
+		if [ -n "${VM_EXTRA_INITRD:-}" ]; then cat "$VM_EXTRA_INITRD"; fi
 		(cd "$tmp" && touch -d @0 test.sh &&
 			echo test.sh | cpio -o -H newc -R 0:0 --quiet) | gzip -9n
 	} > "$out"
@@ -75,17 +77,19 @@ vm_initrd() {
 # Boot a VM in the background inside network namespace NETNS (where its
 # tap lives).  Its files are in $TEST_LOG_DIR/NAME.*: console.log, ret,
 # qmp.sock.  Extra arguments (netdev, device) are passed to QEMU.
+# Per-VM overrides, set on the call (VM_KERNEL=... vm_start ...):
+#   VM_QEMU, VM_KERNEL, VM_EXTRA_INITRD, VM_APPEND
 vm_start() {
 	local name=$1 ns=$2 script=$3 dir=$TEST_LOG_DIR
 	shift 3
 	vm_init
 	rm -f "$dir/$name".{console.log,ret,qmp.sock,cmdline}
 	vm_initrd "$script" "$dir/$name.initrd"
-	local args=("$GSO_QEMU" -M pc -m 512 -smp 2 "${GSO_ACCEL_ARGS[@]}"
+	local args=("${VM_QEMU:-$GSO_QEMU}" -M pc -m 512 -smp 2 "${GSO_ACCEL_ARGS[@]}"
 		-nodefaults -no-user-config -display none -vga none -no-reboot
 		-L "$GSO_FIRMWARE" -bios "$GSO_FIRMWARE/qboot.rom"
-		-kernel "$GSO_KERNEL" -initrd "$dir/$name.initrd"
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 ${GSO_GUEST_APPEND:-}"
+		-kernel "${VM_KERNEL:-$GSO_KERNEL}" -initrd "$dir/$name.initrd"
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 ${VM_APPEND:-}"
 		-chardev "file,id=con,path=$dir/$name.console.log" -serial chardev:con
 		-device "virtio-serial-pci,id=vser0"
 		-chardev "file,id=ret,path=$dir/$name.ret"
