@@ -79,6 +79,8 @@ ip link set dev eth0 up
 ethtool -K eth0 gro off
 doctor auto --json --sample-ms 1000
 doctor guest --json --guest --sample-ms 1000 eth0
+# The text form too, for docs/doctor.md ("text: " lines).
+gso-doctor --guest --sample-ms 1000 eth0 | sed 's/^/text: /' > "$port"
 echo "guest: doctor runs done"
 # Keep QEMU up while the host runs its doctor next to it (the host waits
 # for the line above; this bounds how long it may take).
@@ -89,12 +91,13 @@ mapfile -t nic < <(topo_guest_nic_args "")
 mapfile -t port < <(doctor_port doctor-single)
 vm_start doctor-single "$SINGLE_HOST" "$script" "${nic[@]}" "${port[@]}"
 host_single=
-if vm_console_wait doctor-single 'guest: doctor runs done' "$GSO_VM_TIMEOUT"; then
+if vm_console_wait doctor-single 'guest: doctor runs done' "$GSO_VM_TIMEOUT" 2>/dev/null; then
 	host_single=$(ip netns exec "$SINGLE_HOST" "$DOCTOR" --json --host || true)
 	ip netns exec "$SINGLE_HOST" "$DOCTOR" --host >"$TEST_LOG_DIR/doctor-single.host.txt" || true
 fi
 rc=0
 vm_wait doctor-single || rc=$?
+sed -n 's/^text: //p' "$TEST_LOG_DIR/doctor-single.doctor" | tr -d '\r' >"$TEST_LOG_DIR/doctor-single.guest.txt"
 check_eq "guest exit code" "$rc" 0
 log_test "doctor guest: VM with one queue pair boots and runs the doctor ($GSO_ACCEL)"
 
@@ -168,7 +171,7 @@ nic[1]=${nic[1]},queues=2
 mapfile -t port < <(doctor_port doctor-multi)
 vm_start doctor-multi "$MULTI_HOST" "$script" "${nic[@]}" "${port[@]}"
 host_multi=
-if vm_console_wait doctor-multi 'guest: doctor runs done' "$GSO_VM_TIMEOUT"; then
+if vm_console_wait doctor-multi 'guest: doctor runs done' "$GSO_VM_TIMEOUT" 2>/dev/null; then
 	host_multi=$(ip netns exec "$MULTI_HOST" "$DOCTOR" --json --host tap0 || true)
 fi
 rc=0
