@@ -261,6 +261,16 @@ if [ "$nf_sysctl" = 1 ]; then
 else
 	log_test "gso-doctor: fwbr-hop fires: bridge netfilter off" SKIP "$(cat "$LOG/nf-sysctl.err")"
 fi
+if command -v setpriv >/dev/null; then
+	unpriv_json=$(ip netns exec "$BAD" setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DOCTOR" --json tap100i0) || true
+	check_eq "unprivileged" "$(sev "$unpriv_json" fwbr-hop tap100i0)" info
+	check_eq "unprivileged error" "$(finding "$unpriv_json" fwbr-hop tap100i0 | jq -r .evidence.rules_error)" \
+		"Operation not permitted"
+	log_test "gso-doctor: fwbr-hop is info when the rules cannot be read (no CAP_NET_ADMIN)"
+else
+	log_test "gso-doctor: fwbr-hop is info when the rules cannot be read" SKIP "no setpriv"
+fi
 check_eq "tap0 (no hop)" "$(sev "$bad_json" fwbr-hop tap0)" none
 check_eq "tap101i0 (vmbr1, no hop)" "$(sev "$bad_json" fwbr-hop tap101i0)" none
 check_eq "clean fwbr-hop findings" "$(count_id "$clean_json" fwbr-hop)" 0

@@ -78,6 +78,7 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	bool global4, global6, local4, local6, nf_on;
 	enum doctor_severity sev;
 	unsigned int vmid, net;
+	bool proxmox;
 	char tail;
 	int ret = 0;
 
@@ -119,14 +120,15 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	} else if (nf_on) {
 		doctor_ev_str(f, "rules_error", "%s", strerror(-ret));
 	}
-	if (sscanf(tap->name, "tap%ui%u%c", &vmid, &net, &tail) == 2)
+	proxmox = sscanf(tap->name, "tap%ui%u%c", &vmid, &net, &tail) == 2;
+	if (proxmox)
 		doctor_fix(f, "Proxmox: drop firewall=1 from net%u (keep its other options, see "
 			   "`qm config %u`): qm set %u --net%u virtio=<MAC>,bridge=%s,firewall=0 "
 			   "(applied at the next VM start)", net, vmid, vmid, net,
 			   doctor_vm_bridge(ctx, tap));
-	doctor_fix(f, "or attach the tap directly to %s: ip link set dev %s master %s "
-		   "(and delete %s, %s)", doctor_vm_bridge(ctx, tap), tap->name,
-		   doctor_vm_bridge(ctx, tap), port->name, bridge->name);
+	doctor_fix(f, "%sttach the tap directly to %s: ip link set dev %s master %s "
+		   "(and delete %s, %s)", proxmox ? "or a" : "a", doctor_vm_bridge(ctx, tap),
+		   tap->name, doctor_vm_bridge(ctx, tap), port->name, bridge->name);
 }
 
 void doctor_host_fwbr_run(struct doctor_ctx *ctx)
