@@ -12,6 +12,7 @@
 #               vgro0 (veth, GRO off as veth has by default: not a finding)
 #     vmbr1:    tap101i0 (multi_queue, 1 queue, vCPUs not visible)
 #     tap102i0: alone, single queue, held by a process with "-smp 4"
+#     tap103i0: alone, multi_queue, 2 queues for 4 vCPU threads (info)
 #     tap2:     alone, single queue, 4 vCPU threads (CLEAN has an unheld tap2)
 #   NF     (host mode): a fwbr hop with bridge netfilter turned off in the namespace
 #   CLEAN  (host mode, nothing to report):
@@ -124,6 +125,8 @@ b link set dev tap101i0 master vmbr1
 taphold "$BAD" --multi-queue tap101i0 1 0
 b tuntap add dev tap102i0 mode tap vnet_hdr
 taphold "$BAD" tap102i0 1 0 -- -name vm102 -smp 4,sockets=1,cores=4
+b tuntap add dev tap103i0 mode tap vnet_hdr multi_queue
+taphold "$BAD" tap103i0 2 4
 # A tap2 here (held, 4 vCPUs) and one in CLEAN (nobody holds it): tap
 # names are per namespace, the doctor must not mix up their holders.
 b tuntap add dev tap2 mode tap vnet_hdr
@@ -243,6 +246,8 @@ log_test "gso-doctor: single-queue-tap fires: multi_queue tap left with 1 queue"
 check_eq "tap102i0" "$(sev "$bad_json" single-queue-tap tap102i0)" warning
 check_eq "tap102i0 evidence" "$(ev "$bad_json" single-queue-tap tap102i0 vcpus) $(ev "$bad_json" single-queue-tap tap102i0 vcpus_from)" "4 smp"
 log_test "gso-doctor: single-queue-tap fires: 1 queue, -smp 4 on the command line"
+check_eq "tap103i0" "$(sev "$bad_json" single-queue-tap tap103i0)" info
+check_eq "tap103i0 numqueues" "$(ev "$bad_json" single-queue-tap tap103i0 numqueues)" 2
 check_eq "BAD tap2" "$(sev "$bad_json" single-queue-tap tap2)" warning
 check_eq "tap0 (1 vCPU)" "$(sev "$bad_json" single-queue-tap tap0)" none
 check_eq "clean single-queue-tap findings" "$(count_id "$clean_json" single-queue-tap)" 0
