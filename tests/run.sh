@@ -21,6 +21,14 @@ ALL_TESTS=(
 	tests/tools-*.sh
 	tests/qemu-qtest.sh
 	tests/t10-smoke.sh
+	tests/t15-kunit.sh
+	tests/t20-negotiation.sh
+	tests/t30-scenarios.sh
+	tests/t35-runtime.sh
+	tests/t40-doctor-guest.sh
+	tests/t50-compat.sh
+	tests/t55-migration.sh
+	tests/t60-vhost-selftest.sh
 )
 
 if [ $# -gt 0 ]; then
