@@ -71,8 +71,8 @@ esac
 cfgkey=$(files_hash "$cfg_opts" "$cfg_devs")
 # One build directory per kind of tree, whatever the series and the
 # config: a new series rebuilds only the files it changes, a new config
-# reconfigures in place.  (ccache only hits at the same paths: QEMU hands
-# its source directory to gcc as absolute -iquote paths.)
+# reconfigures in place (and ccache, with CCACHE_BASEDIR, makes the
+# recompiles of unchanged files cheap, in any directory).
 case $mode in
 dev) bdir=$GSO_CACHE/build/qemu-dev-$(basename "$tree") ;;
 *)   bdir=$GSO_CACHE/build/qemu-$mode ;;
