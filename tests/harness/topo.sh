@@ -44,8 +44,13 @@ nic_profile_limits() {
 }
 
 # nic_set_limits SIZE SEGS: change the egress port's limits (also at run time).
+# A bare gso_max_size/gso_max_segs change sends no RTM_NEWLINK and raises no
+# NETDEV_CHANGE on kernels without "rtnetlink: announce changes of a
+# device's GSO limits" (kernel-patches/), such as the tier-1 host's own;
+# an alias change in the same request makes do_setlink() notify, as a
+# driver reload or a bond failover would on a real host.
 nic_set_limits() {
-	ip -n "$HOST_NS" link set dev nic0 gso_max_size "$1" gso_max_segs "$2"
+	ip -n "$HOST_NS" link set dev nic0 gso_max_size "$1" gso_max_segs "$2" alias "limits $1/$2"
 }
 
 # topo_tier1 PROFILE [MTU]: build the topology; sets HOST_NS, PEER_NS.
