@@ -36,6 +36,12 @@ image=$bdir/arch/x86/boot/bzImage
 meta=$(git -C "$tree" rev-parse --absolute-git-dir)
 stamp=$meta/gso-built
 
+# One build per tree at a time: two tests (or a test and a developer)
+# asking for the same kernel wait for each other instead of running two
+# makes in one tree.
+exec 9> "$meta/build.lock"
+flock 9
+
 # Built already from this exact tree state?  (dev trees change under us:
 # compare HEAD and the worktree's diff too.)
 state=$(git -C "$tree" rev-parse HEAD; git -C "$tree" diff HEAD | sha256sum; echo "$cfgkey")

@@ -11,11 +11,11 @@ BULK_PORT=5201
 # sizes come from the IP headers) on DEV in the host namespace.
 capture_start() {
 	local name=$1 dev=$2 pcap=$TEST_LOG_DIR/$1.pcap
-	ip netns exec "$HOST_NS" tcpdump -i "$dev" -n -s 200 -B 32768 -w "$pcap" \
+	ip netns exec "$HOST_NS" tcpdump -i "$dev" -n -s 200 -B 32768 --immediate-mode -w "$pcap" \
 		"tcp and dst port $BULK_PORT" > "$TEST_LOG_DIR/$name.tcpdump.log" 2>&1 &
 	eval "CAP_PID_${name//[^a-zA-Z0-9_]/_}=$!"
 	defer "kill $! 2>/dev/null"
-	slowwait 10 grep -q 'listening on' "$TEST_LOG_DIR/$name.tcpdump.log"
+	slowwait 10 grep -qs 'listening on' "$TEST_LOG_DIR/$name.tcpdump.log"
 }
 
 # capture_stop NAME: stop tcpdump, let it flush; fail if it dropped packets.
@@ -101,4 +101,21 @@ hist_q() {
 # hist_identical NAME: the tap and nic histograms are equal, size by size.
 hist_identical() {
 	[ "$(hist_q "$1" '[.histogram[] | select(.counts[0] != .counts[1])] | length')" = 0 ]
+}
+
+# hist_oversize_bytes NAME LIMIT [HDR]: payload bytes the tap carried in
+# frames the egress port's gso_max_size makes Linux segment in software:
+# netif_skb_features() segments when skb->len (Ethernet header on) is at
+# least the limit.  HDR: Ethernet + IP + TCP header bytes (66 for IPv4
+# with timestamps, 86 for IPv6).
+hist_oversize_bytes() {
+	hist_q "$1" "[.histogram[] | select(.payload_size + ${3:-66} >= $2) |
+		.payload_size * .counts[0]] | add // 0"
+}
+
+# hist_mss_frame_share NAME FILE-INDEX: share of a file's frames that carry
+# at most one MSS (seed 000: 19101 of 20000 on the NIC).
+hist_mss_frame_share() {
+	hist_q "$1" ".mss as \$m | ([.histogram[] | select(.payload_size <= \$m) |
+		.counts[$2]] | add // 0) / .files[$2].frames"
 }
