@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build the patched QEMU and its qos-test binary, and run the series'
 # qtests: the virtio-net GSO limits cases of tests/qtest/virtio-net-test.c
-# (qos graph, every machine that has virtio-net-pci: pc and q35), plus
-# three checks of the built binary itself.
+# (qos graph, every machine that has virtio-net-pci: pc and q35; the
+# gso_limits/offered/auto* cases cover host_gso_auto without a tap), plus
+# checks of the built binary itself (host_gso_auto's fallback warning).
 #
 #   tests/qemu-qtest.sh [--tree DIR]
 #
@@ -68,6 +69,16 @@ check_eq "exit status of a q35/tcg/qboot start" "$rc" 0
 grep -q '10\.2\.' <<<"$out"
 check_err $? "no version from the monitor: $out"
 log_test "qemu: q35 with TCG and qboot starts and quits"
+
+# host_gso_auto on a backend that is not a tap: no limit, one warning.
+rc=0
+out=$(printf 'quit\n' | timeout 60 "$qemu" -M q35 -accel tcg \
+	-bios qboot.rom -vga none -nodefaults -display none -monitor stdio \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,host_gso_auto=on \
+	2>&1) || rc=$?
+check_eq "exit status with host_gso_auto=on on -netdev user" "$rc" 0
+check_eq "fallback warnings" "$(grep -c "host_gso_auto: netdev n0 cannot report its host path's GSO limits; offering no limit (65536 bytes, 65535 segments)" <<<"$out")" 1
+log_test "qemu: host_gso_auto=on without a tap warns once and starts"
 
 # --- qtests ------------------------------------------------------------------
 # qos-test asks the binary for its machines and devices even to list.
