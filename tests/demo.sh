@@ -53,13 +53,14 @@ for mode in off on; do
 		"$TEST_LOG_DIR/demo-$mode.hist.json"
 	echo
 done
-printf '%-8s %14s %14s %12s %16s %12s\n' feature "tap frames" "NIC frames" "largest tap" \
-	"sw-segmented" "guest Mbit/s"
+printf '%-8s %11s %11s %12s %18s %16s %13s\n' feature "tap frames" "NIC frames" "largest tap" \
+	"NIC frames 1 MSS" "sw-segmented" "guest Mbit/s"
 for mode in off on; do
 	j=$TEST_LOG_DIR/demo-$mode.hist.json
-	printf '%-8s %14s %14s %12s %15.1f%% %12s\n' "$mode" \
+	printf '%-8s %11s %11s %12s %17.1f%% %15.1f%% %13s\n' "$mode" \
 		"$(jq '.files[0].frames' "$j")" "$(jq '.files[1].frames' "$j")" \
 		"$(jq '.files[0].max_payload' "$j")" \
+		"$(echo "$(hist_mss_frame_share "demo-$mode" 1) * 100" | bc -l)" \
 		"$(jq '.segmented_in_software.share * 100' "$j")" "${mbit[$mode]:-?}"
 done
 echo "(Mbit/s under $GSO_ACCEL, through veths on one machine: a ratio, not a NIC figure)"
