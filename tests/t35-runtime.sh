@@ -73,6 +73,19 @@ exit \$rc
 GUEST
 }
 
+# limits_seen_more_than N: the guest printed more than N GUEST-LIMITS lines
+# (a function, so that slowwait counts again on every try).
+# shellcheck disable=SC2317 # called through slowwait
+limits_seen_more_than() {
+	[ "$(grep -c 'GUEST-LIMITS:' "$TEST_LOG_DIR/$VM.console.log" || true)" -gt "$1" ]
+}
+
+# The phases' streams (ports 5202, 5203) are the ones phase_hist reads,
+# not bulk.sh's BULK_PORT.
+phase_capture_start() {
+	BULK_PORT="5202 or dst port 5203" capture_start "$@"
+}
+
 # change_and_measure NAME CMD...: run CMD on the host, then wait for the
 # guest to print limits other than its last ones; record the delay.
 change_and_measure() {
@@ -81,7 +94,7 @@ change_and_measure() {
 	before=$(grep -c 'GUEST-LIMITS:' "$TEST_LOG_DIR/$VM.console.log" || true)
 	t0=$(now_ms)
 	"$@"
-	if slowwait 30 test "$(grep -c 'GUEST-LIMITS:' "$TEST_LOG_DIR/$VM.console.log")" -gt "$before"; then
+	if slowwait 30 limits_seen_more_than "$before"; then
 		t1=$(now_ms)
 		echo "$name $((t1 - t0)) ms" >> "$DELAYS"
 		LAST_LIMITS=$(grep 'GUEST-LIMITS:' "$TEST_LOG_DIR/$VM.console.log" | tail -n 1 |
@@ -125,8 +138,8 @@ phase_hist() {
 # --- S3 ----------------------------------------------------------------------
 VM=s3
 topo_tier1 r8169
-capture_start "$VM.tap" tap0
-capture_start "$VM.nic" nic0
+phase_capture_start "$VM.tap" tap0
+phase_capture_start "$VM.nic" nic0
 receivers
 script=$TEST_LOG_DIR/$VM.guest.sh
 guest_script > "$script"
@@ -187,8 +200,8 @@ ip -n "$PEER_NS" addr add "$PEER_IP6/64" dev swbr nodad
 ip -n "$HOST_NS" link add small0 type veth peer name small0p
 ip -n "$HOST_NS" link set small0 gso_max_size 32000 gso_max_segs 24 up
 
-capture_start "$VM.tap" tap0
-capture_start "$VM.nic" nic0
+phase_capture_start "$VM.tap" tap0
+phase_capture_start "$VM.nic" nic0
 receivers
 guest_script > "$TEST_LOG_DIR/$VM.guest.sh"
 vm_start $VM "$HOST_NS" "$TEST_LOG_DIR/$VM.guest.sh" "${nic[@]}"
