@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Issue 7 (S7): live migration between host paths.
+#
+# One host namespace holds two paths: br0 (tap0, nic0 with r8169's
+# 64000/64) and br1 (tap1, nic1 with e1000e's 65536/65535).  Both NIC
+# ports reach the wire peer through a switch bridge in the peer namespace,
+# so the guest keeps its peer whichever path it uses.
+#   1. A guest on tap0 with host_gso_auto=on runs a TCP stream and is
+#      migrated (QMP migrate, unix socket) to a QEMU on tap1: it must end
+#      with the e1000e path's limits, the stream intact.
+#   2. A guest that negotiated the feature cannot go to an unpatched QEMU:
+#      the destination refuses the stream, the source keeps running the
+#      guest, its stream intact.
+#   3. A guest on a patched QEMU without the feature migrates to the
+#      unpatched QEMU as today.
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/vm.sh
+. "$GSO_TOP/tests/harness/vm.sh"
+# shellcheck source=tests/harness/topo.sh
+. "$GSO_TOP/tests/harness/topo.sh"
+vm_init
+
+qemu_base=$("$GSO_TOP/scripts/build-qemu.sh" --unpatched)
+STREAM=$GSO_TOP/tools/build/gso-stream
+BYTES=$((96 << 20))
+
+two_paths() {
+	topo_tier1 r8169
+	ip -n "$PEER_NS" link add swbr type bridge stp_state 0 forward_delay 0
+	ip -n "$PEER_NS" addr flush dev wire0
+	ip -n "$PEER_NS" link set wire0 master swbr
+	ip -n "$HOST_NS" link add br1 type bridge stp_state 0 forward_delay 0
+	ip -n "$HOST_NS" tuntap add dev tap1 mode tap vnet_hdr
+	ip -n "$HOST_NS" link add nic1 type veth peer name wire1 netns "$PEER_NS"
+	ip -n "$HOST_NS" link set tap1 master br1 up
+	ip -n "$HOST_NS" link set nic1 master br1 up
+	ip -n "$HOST_NS" link set br1 up
+	ip -n "$PEER_NS" link set wire1 master swbr up
+	ip -n "$PEER_NS" link set swbr up
+	ip -n "$PEER_NS" addr add "$PEER_IP4/24" dev swbr
+}
+
+guest_script() {
+	cat <<GUEST
+. /etc/gso-guest.sh
+gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
+gcheck ping ping_until $PEER_IP4 || exit 1
+limits() {
+	gso-linkinfo \$GUEST_IF | awk '{ for (i = 1; i < NF; i++) v[\$i] = \$(i + 1)
+		print v["tso_max_size"], v["tso_max_segs"], v["gso_max_size"] }'
+}
+echo "GUEST-LIMITS: \$(limits)"
+echo STREAM-START
+gso-stream send $PEER_IP4 5201 $BYTES --timeout 250 || exit 1
+i=0
+while [ "\$(limits)" = "$1" ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
+echo "GUEST-LIMITS-END: \$(limits)"
+GUEST
+}
+
+# migrate NAME-SRC NAME-DST: QMP migrate and wait for the result.
+migrate() {
+	local sock=$TEST_LOG_DIR/$2.mig.sock i
+	vm_qmp "$1" "{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"unix:$sock\"}}" \
+		> "$TEST_LOG_DIR/$1.migrate.log" 2>&1 || true
+	for i in $(seq 1 600); do
+		MIG_STATUS=$(vm_qmp "$1" '{"execute":"query-migrate"}' 2>/dev/null |
+			grep -o '"status": *"[a-z-]*"' | tail -n 1 | sed 's/.*"\([a-z-]*\)"$/\1/')
+		case "$MIG_STATUS" in completed|failed|cancelled) return 0 ;; esac
+		sleep 0.1
+	done
+	MIG_STATUS=timeout
+}
+
+start_receiver() {
+	ip netns exec "$PEER_NS" "$STREAM" recv -l "$PEER_IP4" --expect $BYTES --timeout 280 5201 \
+		> "$TEST_LOG_DIR/$1.recv.log" 2>&1 &
+	RECV_PID=$!
+	defer "kill $RECV_PID 2>/dev/null"
+}
+
+# case: SRC-QEMU SRC-PROPS DST-QEMU DST-PROPS DST-TAP
+run_case() {
+	local name=$1 src_q=$2 src_props=$3 dst_q=$4 dst_props=$5 dst_tap=$6 until=$7
+	two_paths
+	start_receiver "$name"
+	guest_script "$until" > "$TEST_LOG_DIR/$name.guest.sh"
+	local src_nic dst_nic
+	mapfile -t src_nic < <(topo_guest_nic_args "$src_props")
+	mapfile -t dst_nic < <(topo_guest_nic_args "$dst_props" | sed "s/ifname=tap0/ifname=$dst_tap/")
+	VM_QEMU=$src_q vm_start "$name-src" "$HOST_NS" "$TEST_LOG_DIR/$name.guest.sh" "${src_nic[@]}"
+	VM_QEMU=$dst_q vm_start "$name-dst" "$HOST_NS" "$TEST_LOG_DIR/$name.guest.sh" "${dst_nic[@]}" \
+		-incoming "unix:$TEST_LOG_DIR/$name-dst.mig.sock"
+	vm_console_wait "$name-src" STREAM-START 120 || check_err 1 "the guest did not start its stream"
+	migrate "$name-src" "$name-dst"
+}
+
+# --- 1. r8169 -> e1000e, auto on both sides ----------------------------------
+run_case m1 "$GSO_QEMU" host_gso_auto=on "$GSO_QEMU" host_gso_auto=on tap1 "64000 64 64000"
+check_eq "migration status" "$MIG_STATUS" completed
+grep -q 'GUEST-LIMITS: 64000 64 64000' "$TEST_LOG_DIR/m1-src.console.log" ||
+	check_err 1 "the guest did not start with the r8169 path's limits"
+vm_qmp m1-src '{"execute":"quit"}' >/dev/null 2>&1 || true
+rc=0
+vm_wait m1-dst || rc=$?
+check_eq "guest exit code (on the destination)" "$rc" 0
+wait "$RECV_PID" || check_err 1 "stream: $(cat "$TEST_LOG_DIR/m1.recv.log")"
+end=$(sed -n 's/.*GUEST-LIMITS-END: //p' "$TEST_LOG_DIR/m1-dst.console.log" | tr -d '\r')
+check_eq "limits after migration to the e1000e path" "$end" "65536 65535 65536"
+log_test "S7: migration r8169 -> e1000e path: guest adopts 65536/65535, stream intact"
+vm_wait m1-src || true
+defer_cleanup
+
+# --- 2. negotiated feature -> unpatched destination: refused, source goes on --
+run_case m2 "$GSO_QEMU" host_gso_auto=on "$qemu_base" "" tap1 "64000 64 64000"
+[ "$MIG_STATUS" = failed ] || check_err 1 "migration to the unpatched QEMU: status $MIG_STATUS, want failed"
+vm_qmp m2-src '{"execute":"cont"}' >/dev/null 2>&1 || true
+rc=0
+vm_wait m2-src || rc=$?
+check_eq "guest exit code (still on the source)" "$rc" 0
+wait "$RECV_PID" || check_err 1 "stream: $(cat "$TEST_LOG_DIR/m2.recv.log")"
+grep -o 'error.*' "$TEST_LOG_DIR/m2-dst.qemu.log" | head -n 2 | sed 's/^/    destination: /'
+log_test "S5: feature negotiated, unpatched destination: refused, guest runs on"
+vm_qmp m2-dst '{"execute":"quit"}' >/dev/null 2>&1 || true
+defer_cleanup
+
+# --- 3. feature off -> unpatched destination: as today --------------------------
+run_case m3 "$GSO_QEMU" "" "$qemu_base" "" tap1 "65536 65535 65536"
+check_eq "migration status" "$MIG_STATUS" completed
+vm_qmp m3-src '{"execute":"quit"}' >/dev/null 2>&1 || true
+rc=0
+vm_wait m3-dst || rc=$?
+check_eq "guest exit code (on the destination)" "$rc" 0
+wait "$RECV_PID" || check_err 1 "stream: $(cat "$TEST_LOG_DIR/m3.recv.log")"
+log_test "S5: feature off, patched -> unpatched QEMU: migrates as today"
+defer_cleanup
+
+tests_exit
