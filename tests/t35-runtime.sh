@@ -35,14 +35,10 @@ guest_script() {
 . /etc/gso-guest.sh
 gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
 gcheck ping ping_until $PEER_IP4 || exit 1
-limits() {
-	gso-linkinfo \$GUEST_IF | awk '{ for (i = 1; i < NF; i++) v[\$i] = \$(i + 1)
-		print v["tso_max_size"], v["tso_max_segs"], v["gso_max_size"] }'
-}
 watch_limits() {
 	local last= cur i=0
 	while [ \$i -lt 6000 ]; do
-		cur=\$(limits)
+		cur=\$(gso_limits)
 		[ "\$cur" != "\$last" ] && echo "GUEST-LIMITS: \$cur" && last=\$cur
 		[ -f /tmp/stop ] && return 0
 		sleep 0.05
@@ -50,8 +46,8 @@ watch_limits() {
 	done
 }
 wait_change() {
-	local from=\$(limits) i=0
-	while [ "\$(limits)" = "\$from" ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done
+	local from=\$(gso_limits) i=0
+	while [ "\$(gso_limits)" = "\$from" ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done
 	sleep 0.2
 }
 watch_limits &

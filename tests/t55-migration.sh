@@ -50,16 +50,12 @@ guest_script() {
 . /etc/gso-guest.sh
 gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
 gcheck ping ping_until $PEER_IP4 || exit 1
-limits() {
-	gso-linkinfo \$GUEST_IF | awk '{ for (i = 1; i < NF; i++) v[\$i] = \$(i + 1)
-		print v["tso_max_size"], v["tso_max_segs"], v["gso_max_size"] }'
-}
-echo "GUEST-LIMITS: \$(limits)"
+echo "GUEST-LIMITS: \$(gso_limits)"
 echo STREAM-START
 gso-stream send $PEER_IP4 5201 $BYTES --timeout 250 || exit 1
 i=0
-while [ "\$(limits)" = "$1" ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
-echo "GUEST-LIMITS-END: \$(limits)"
+while [ "\$(gso_limits)" = "$1" ] && [ \$i -lt 200 ]; do sleep 0.1; i=\$((i + 1)); done
+echo "GUEST-LIMITS-END: \$(gso_limits)"
 GUEST
 }
 

@@ -44,3 +44,10 @@ ping_until() {
 	done
 	return 1
 }
+
+# gso_limits: "TSO_MAX_SIZE TSO_MAX_SEGS GSO_MAX_SIZE" of the interface,
+# for tests that watch the limits change.
+gso_limits() {
+	gso-linkinfo "$GUEST_IF" | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+		print v["tso_max_size"], v["tso_max_segs"], v["gso_max_size"] }'
+}
