@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "lib/fail.h"
+#include "lib/parse.h"
 #include "lib/json.h"
 #include "lib/link_query.h"
 #include "lib/path_limits.h"
@@ -169,16 +170,7 @@ int main(int argc, char **argv)
 	int err;
 
 	fail_prog = "gso-probe";
-	for (i = 1; i < (size_t)argc; i++) {
-		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
-			json = true;
-		else if (argv[i][0] == '-')
-			fail_usage(usage, "unknown option '%s'", argv[i]);
-		else if (ifname)
-			fail_usage(usage, "one IFACE only, got '%s' and '%s'", ifname, argv[i]);
-		else
-			ifname = argv[i];
-	}
+	parse_json_iface_args(argc, argv, usage, false, &json, &ifname);
 
 	link_query_init(&q);
 	err = link_query_dump(&q, &links, &count);

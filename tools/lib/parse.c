@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "fail.h"
 #include "parse.h"
 
 bool parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out)
@@ -34,4 +36,25 @@ bool parse_seconds(const char *str, double max_s, double *out)
 		return false;
 	*out = val;
 	return true;
+}
+
+void parse_json_iface_args(int argc, char **argv, const char *usage,
+			   bool iface_required, bool *json, const char **ifname)
+{
+	int i;
+
+	*json = false;
+	*ifname = NULL;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			*json = true;
+		else if (argv[i][0] == '-')
+			fail_usage(usage, "unknown option '%s'", argv[i]);
+		else if (*ifname)
+			fail_usage(usage, "one IFACE only, got '%s' and '%s'", *ifname, argv[i]);
+		else
+			*ifname = argv[i];
+	}
+	if (iface_required && !*ifname)
+		fail_usage(usage, "missing IFACE");
 }

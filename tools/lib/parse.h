@@ -19,4 +19,13 @@ bool parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
  */
 bool parse_seconds(const char *str, double max_s, double *out);
 
+/*
+ * The command line of the tools that take "[--json|-j] [IFACE]": sets
+ * *json and *ifname (NULL when absent); a second IFACE or an unknown
+ * option ends the program with USAGE.  IFACE is required when
+ * iface_required is set.
+ */
+void parse_json_iface_args(int argc, char **argv, const char *usage,
+			   bool iface_required, bool *json, const char **ifname);
+
 #endif
