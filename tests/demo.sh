@@ -6,14 +6,8 @@
 # feature off (today's virtio-net) and once with it on; tcpdump records the
 # TCP payload sizes on the tap and on the NIC, as seed 000 did by hand.
 set -euo pipefail
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/harness/vm.sh
-. "$GSO_TOP/tests/harness/vm.sh"
-# shellcheck source=tests/harness/topo.sh
-. "$GSO_TOP/tests/harness/topo.sh"
-# shellcheck source=tests/harness/bulk.sh
-. "$GSO_TOP/tests/harness/bulk.sh"
+# shellcheck source=tests/harness/vmtest.sh
+. "$(dirname "$0")/harness/vmtest.sh"
 
 TEST_LOG_DIR=$GSO_CACHE/demo/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$TEST_LOG_DIR"

@@ -4,14 +4,8 @@
 # today's values when none are offered, and survives hostile values with
 # one warning while traffic keeps flowing (content-checked).
 set -euo pipefail
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/harness/vm.sh
-. "$GSO_TOP/tests/harness/vm.sh"
-# shellcheck source=tests/harness/topo.sh
-. "$GSO_TOP/tests/harness/topo.sh"
-# shellcheck source=tests/harness/bulk.sh
-. "$GSO_TOP/tests/harness/bulk.sh"
+# shellcheck source=tests/harness/vmtest.sh
+. "$(dirname "$0")/harness/vmtest.sh"
 vm_init
 
 BYTES=$((4 << 20))

@@ -9,14 +9,8 @@
 #       (custom:65536/16): the guest honours the segment limit.
 # S8 (hostile values) is in t20-negotiation.sh.
 set -euo pipefail
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/harness/vm.sh
-. "$GSO_TOP/tests/harness/vm.sh"
-# shellcheck source=tests/harness/topo.sh
-. "$GSO_TOP/tests/harness/topo.sh"
-# shellcheck source=tests/harness/bulk.sh
-. "$GSO_TOP/tests/harness/bulk.sh"
+# shellcheck source=tests/harness/vmtest.sh
+. "$(dirname "$0")/harness/vmtest.sh"
 vm_init
 
 BYTES=$((16 << 20))

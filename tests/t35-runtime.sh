@@ -9,14 +9,8 @@
 #   S4     a port with a smaller limit joins the bridge (guest follows down),
 #          leaves (back up); the tap moves to another bridge (e1000e limits).
 set -euo pipefail
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/harness/vm.sh
-. "$GSO_TOP/tests/harness/vm.sh"
-# shellcheck source=tests/harness/topo.sh
-. "$GSO_TOP/tests/harness/topo.sh"
-# shellcheck source=tests/harness/bulk.sh
-. "$GSO_TOP/tests/harness/bulk.sh"
+# shellcheck source=tests/harness/vmtest.sh
+. "$(dirname "$0")/harness/vmtest.sh"
 vm_init
 
 PHASE_BYTES=$((16 << 20))

@@ -5,14 +5,8 @@
 # must pass a content-checked stream; only patched guest + feature on may
 # change the guest's limits (to the device's 64000/64).
 set -euo pipefail
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/harness/vm.sh
-. "$GSO_TOP/tests/harness/vm.sh"
-# shellcheck source=tests/harness/topo.sh
-. "$GSO_TOP/tests/harness/topo.sh"
-# shellcheck source=tests/harness/bulk.sh
-. "$GSO_TOP/tests/harness/bulk.sh"
+# shellcheck source=tests/harness/vmtest.sh
+. "$(dirname "$0")/harness/vmtest.sh"
 vm_init
 
 BYTES=$((4 << 20))

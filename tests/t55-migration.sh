@@ -17,12 +17,8 @@
 #      device made hostile with x-gso-limits-unchecked) is refused by the
 #      destination with a clear error; the source keeps the guest.
 set -euo pipefail
-# shellcheck source=tests/lib.sh
-. "$(dirname "$0")/lib.sh"
-# shellcheck source=tests/harness/vm.sh
-. "$GSO_TOP/tests/harness/vm.sh"
-# shellcheck source=tests/harness/topo.sh
-. "$GSO_TOP/tests/harness/topo.sh"
+# shellcheck source=tests/harness/vmtest.sh
+. "$(dirname "$0")/harness/vmtest.sh"
 vm_init
 
 qemu_base=$("$GSO_TOP/scripts/build-qemu.sh" --unpatched)
