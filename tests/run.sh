@@ -44,7 +44,8 @@ export TEST_LOG_DIR=${TEST_LOG_DIR:-$GSO_CACHE/logs/run-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$TEST_LOG_DIR"
 echo "logs: $TEST_LOG_DIR"
 
-# shellcheck source=tests/lib.sh
+# The fingerprint comes from tests/lib.sh, in a subshell so that its
+# EXIT trap stays out of the runner.
 fingerprint() { bash -c '. tests/lib.sh; root_ns_fingerprint' 2>/dev/null; }
 before=$(fingerprint)
 

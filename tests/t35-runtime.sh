@@ -115,6 +115,18 @@ receivers_ok() {
 	done
 }
 
+# finish_vm: wait for $VM's guest, stop its captures, check its exit code
+# and that every stream arrived intact.
+finish_vm() {
+	local rc=0
+	vm_wait $VM || rc=$?
+	capture_stop "$VM.tap" || true
+	capture_stop "$VM.nic" || true
+	check_eq "guest exit code" "$rc" 0
+	receivers_ok ||
+		check_err 1 "a stream did not arrive intact: $(cat "$TEST_LOG_DIR"/$VM.recv-*.log)"
+}
+
 # phase_hist PORT: histograms of one phase's stream from the full captures.
 phase_hist() {
 	local p=$1 f
@@ -150,12 +162,7 @@ change_and_measure s3-rise nic_set_limits 64000 64 || check_err 1 "the guest did
 check_eq "limits after the rise (gso_max_size restored)" "$LAST_LIMITS" "64000 64 64000"
 log_test "S3: egress rises back to 64000/64, gso_max_size restored"
 
-rc=0
-vm_wait $VM || rc=$?
-capture_stop "$VM.tap" || true
-capture_stop "$VM.nic" || true
-check_eq "guest exit code" "$rc" 0
-receivers_ok || check_err 1 "a stream did not arrive intact: $(cat "$TEST_LOG_DIR"/$VM.recv-*.log)"
+finish_vm
 log_test "S3: all four streams (one across both changes) arrive intact"
 
 for p in 5202 5203; do
@@ -211,12 +218,7 @@ change_and_measure s4-move ip -n "$HOST_NS" link set tap0 master br1 ||
 check_eq "limits after the tap moved to the e1000e bridge" "$LAST_LIMITS" "65536 65535 65536"
 log_test "S4: the tap moves to another bridge: the guest takes its limits"
 
-rc=0
-vm_wait $VM || rc=$?
-capture_stop "$VM.tap" || true
-capture_stop "$VM.nic" || true
-check_eq "guest exit code" "$rc" 0
-receivers_ok || check_err 1 "a stream did not arrive intact"
+finish_vm
 log_test "S4: all streams arrive intact across the topology changes"
 
 echo "propagation delays (host change -> guest sees it, polled every 50 ms, $GSO_ACCEL):"
