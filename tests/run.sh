@@ -29,6 +29,7 @@ ALL_TESTS=(
 	tests/t50-compat.sh
 	tests/t55-migration.sh
 	tests/t60-vhost-selftest.sh
+	tests/t61-vhost-qemu.sh
 )
 
 if [ $# -gt 0 ]; then

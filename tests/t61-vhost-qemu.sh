@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Tier 2, QEMU's vhost path: the patched kernel boots as a host VM, and
+# inside it the patched QEMU runs a nested guest (the same bzImage) with
+#   -netdev tap,...,vhost=on -device virtio-net-pci,...,host_gso_auto=on
+# on a persistent tap in a bridge whose other port is a netdevsim port at
+# r8169's limits (64000 bytes / 64 segments, through its debugfs knobs).
+#   vhost     the nested guest reports tso_max 64000/64; the nested QEMU
+#             really uses /dev/vhost-net (an open fd and a vhost worker
+#             thread); the port drops to 32000/32 and the guest follows
+#             within NESTED_FOLLOW_S (delay recorded); QEMU's trace
+#             (-trace 'tap_gso_limits*') says the ioctls are in use, that
+#             64000/64 came from vhost-net, and that the change reached
+#             QEMU through vhost-net's eventfd before its netlink listener.
+#   fallback  the same QEMU and guest in a host VM booted from the
+#             UNPATCHED kernel (vhost-net without the GSO ioctls, netdevsim
+#             without the knobs: a veth at gso_max_size 64000
+#             gso_max_segs 64 is the bridge's port): the guest still gets
+#             64000/64, from QEMU's rtnetlink walk (trace: netlink).
+# The two host VMs run at the same time.  Everything network lives inside
+# the host VMs; the host side only makes one namespace per VM.
+#
+# Environment: T61_CASES (default "vhost fallback"), GSO_KERNEL_UNPATCHED
+# (the fallback host's bzImage; default scripts/build-kernel.sh --unpatched).
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/vm.sh
+. "$GSO_TOP/tests/harness/vm.sh"
+
+# Bounds, seconds.  Nested TCG inside TCG: the nested guest reaches init in
+# ~75 s when it has the machine to itself.
+NESTED_BOOT_S=${NESTED_BOOT_S:-240}    # nested QEMU start -> first limits line
+NESTED_FOLLOW_S=${NESTED_FOLLOW_S:-60} # port change -> guest reports it
+HOSTVM_TIMEOUT=${HOSTVM_TIMEOUT:-420}  # whole host VM (GSO_VM_TIMEOUT)
+CASES=${T61_CASES:-vhost fallback}
+
+vm_init
+hostvm_cpio=$("$GSO_TOP/scripts/build-hostvm-initramfs.sh" --qemu "$GSO_QEMU" --kernel "$GSO_KERNEL") || {
+	log_test "vhost qemu: host VM initramfs with QEMU" FAIL "scripts/build-hostvm-initramfs.sh failed"
+	exit $ksft_fail
+}
+log_test "vhost qemu: host VM initramfs with QEMU ($(du -h "$hostvm_cpio" | cut -f1))"
+
+# hostvm_script MODE: the host VM's /test.sh (busybox sh).  MODE nsim:
+# netdevsim port, run-time change; MODE veth: veth port, no knobs.
+# Every line the outer test reads starts with "NVQ:"; the nested console
+# and QEMU's stderr are copied as "NVQ-CON:" and "NVQ-QEMU:".
+hostvm_script() {
+	printf 'MODE=%s\nBOOT_S=%s\nFOLLOW_S=%s\n' "$1" "$NESTED_BOOT_S" "$NESTED_FOLLOW_S"
+	cat <<'HOSTVM'
+IP=/opt/gso/bin/ip
+QEMU=/usr/local/bin/qemu-system-x86_64
+N=/tmp/nested
+say() { echo "NVQ: $*"; }
+ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+dump() {
+	sed 's/^/NVQ-CON: /' $N/console.log 2>/dev/null | tr -d '\r' | tail -n 60
+	sed 's/^/NVQ-QEMU: /' $N/qemu.err 2>/dev/null | tail -n 40
+}
+fail() { say "error: $*"; dump; exit 1; }
+# wait_for SECONDS CMD...: retry CMD every 0.25 s.
+wait_for() {
+	local end=$(( $(ms) + $1 * 1000 ))
+	shift
+	while ! "$@"; do
+		[ "$(ms)" -lt "$end" ] || return 1
+		sleep 0.25
+	done
+}
+qemu_alive() { [ -n "$QPID" ] && kill -0 "$QPID" 2>/dev/null; }
+seen() { grep -q "$1" $N/console.log 2>/dev/null; }
+seen_or_dead() { seen "$1" || ! qemu_alive; }
+
+mkdir -p $N/root
+say "host $(uname -r), $(nproc) cpus, mode $MODE"
+say "host-up-ms $(ms)"
+[ -c /dev/vhost-net ] || fail "no /dev/vhost-net"
+[ -c /dev/net/tun ] || fail "no /dev/net/tun"
+
+# --- topology: br0 = { egress port at 64000/64, tapv } -------------------
+$IP link add br0 type bridge || fail "bridge"
+$IP link set br0 up
+if [ "$MODE" = nsim ]; then
+	echo "61 1" > /sys/bus/netdevsim/new_device || fail "netdevsim new_device"
+	wait_for 5 sh -c 'ls /sys/bus/netdevsim/devices/netdevsim61/net/ 2>/dev/null | grep -q .' ||
+		fail "the netdevsim port did not appear"
+	port=$(ls /sys/bus/netdevsim/devices/netdevsim61/net/ | head -n 1)
+	knobs=/sys/kernel/debug/netdevsim/netdevsim61/ports/0
+	[ -e $knobs/tso_max_size ] || fail "no netdevsim knob $knobs/tso_max_size"
+	echo 64000 > $knobs/tso_max_size && echo 64 > $knobs/tso_max_segs ||
+		fail "setting the netdevsim knobs"
+else
+	port=vnic0
+	$IP link add vnic0 type veth peer name vnic1 || fail "veth"
+	$IP link set vnic0 gso_max_size 64000 gso_max_segs 64 || fail "veth gso_max_*"
+	$IP link set vnic1 up
+fi
+$IP link set "$port" master br0 up || fail "enslaving $port"
+$IP tuntap add dev tapv mode tap vnet_hdr || fail "tuntap"
+$IP link set tapv master br0 up || fail "enslaving tapv"
+say "port $port: $($IP -d link show dev "$port" | grep -o 'tso_max_size [0-9]* tso_max_segs [0-9]*\|gso_max_size [0-9]* gso_max_segs [0-9]*' | tr '\n' ' ')"
+
+# --- the nested guest: report the limits on every change ------------------
+cat > $N/root/test.sh <<'NESTED'
+. /etc/gso-guest.sh
+i=0
+while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+ip link set eth0 up
+last= i=0
+# Up to 200 s: report every change, end at 32000/32 (or at once: ONESHOT).
+while [ $i -lt 800 ]; do
+	cur=$(gso_limits)
+	if [ "$cur" != "$last" ]; then
+		echo "NESTED-LIMITS: $cur"
+		last=$cur
+	fi
+	[ -f /etc/oneshot ] && break
+	case "$cur" in "32000 32 "*) break ;; esac
+	sleep 0.25
+	i=$((i + 1))
+done
+dmesg | grep -i -E 'virtio_net|gso' | sed 's/^/NESTED-DMESG: /'
+case "$cur" in "32000 32 "*) exit 0 ;; esac
+[ -f /etc/oneshot ] && [ "${cur%% *}" = 64000 ] && exit 0
+exit 1
+NESTED
+chmod 755 $N/root/test.sh
+files=test.sh
+if [ "$MODE" != nsim ]; then
+	mkdir -p $N/root/etc && : > $N/root/etc/oneshot
+	files="etc etc/oneshot test.sh"
+fi
+cp /opt/gso/guest.cpio.gz $N/initrd
+(cd $N/root && for f in $files; do echo "$f"; done | cpio -o -H newc -R 0:0 2>/dev/null | gzip) >> $N/initrd ||
+	fail "nested initrd"
+
+t0=$(ms)
+QPID=
+timeout -s KILL 300 $QEMU -M pc -accel tcg -m 256 -smp 1 -nodefaults -no-user-config \
+	-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
+	-kernel /opt/gso/bzImage -initrd $N/initrd \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=4" \
+	-chardev file,id=con,path=$N/console.log -serial chardev:con \
+	-device virtio-serial-pci,id=vser0 \
+	-chardev file,id=ret,path=$N/ret \
+	-device virtserialport,bus=vser0.0,chardev=ret,name=gso.ret \
+	-netdev tap,id=n0,ifname=tapv,script=no,downscript=no,vhost=on \
+	-device virtio-net-pci,netdev=n0,host_gso_auto=on,romfile= \
+	-trace 'tap_gso_limits*' -trace 'virtio_net_gso_limits' \
+	-pidfile $N/pid > $N/qemu.out 2> $N/qemu.err &
+QPID=$!
+wait_for 10 test -s $N/pid || fail "nested QEMU did not start"
+QEMU_PID=$(cat $N/pid)
+say "nested qemu started, pid $QEMU_PID"
+
+wait_for "$BOOT_S" seen_or_dead 'NESTED-LIMITS:' || fail "no limits from the nested guest in $BOOT_S s"
+seen 'NESTED-LIMITS:' || fail "nested QEMU ended before the guest reported"
+say "nested-boot-ms $(( $(ms) - t0 ))"
+say "first-limits $(grep -m1 'NESTED-LIMITS:' $N/console.log | tr -d '\r' | sed 's/.*NESTED-LIMITS: //')"
+
+# /dev/vhost-net in use: an open fd, and vhost's worker thread (a
+# "vhost-PID" task of QEMU on 6.4+, a kernel thread before).
+nfd=$(ls -l /proc/"$QEMU_PID"/fd 2>/dev/null | grep -c vhost-net)
+worker=$(cat /proc/"$QEMU_PID"/task/*/comm /proc/[0-9]*/comm 2>/dev/null | grep -m1 '^vhost-')
+say "vhost-fds $nfd worker ${worker:-none}"
+
+if [ "$MODE" = nsim ]; then
+	t1=$(ms)
+	echo 32000 > $knobs/tso_max_size && echo 32 > $knobs/tso_max_segs ||
+		fail "changing the netdevsim knobs"
+	if wait_for "$FOLLOW_S" seen_or_dead 'NESTED-LIMITS: 32000 32 ' &&
+		seen 'NESTED-LIMITS: 32000 32 '; then
+		say "follow-ms $(( $(ms) - t1 ))"
+	else
+		say "follow-ms timeout"
+	fi
+fi
+
+# The guest ends by itself (reboot -f, -no-reboot).
+wait_for 60 sh -c "! kill -0 $QPID 2>/dev/null" || { say "nested qemu still running: killed"; kill -9 "$QPID"; }
+wait "$QPID" 2>/dev/null
+say "nested-exit $(tr -dc '0-9' < $N/ret 2>/dev/null)"
+say "nested-total-ms $(( $(ms) - t0 ))"
+dump
+exit 0
+HOSTVM
+}
+
+# The host VMs: one namespace each (they have no NIC; vm_start wants one).
+declare -A VM_OF START_OF
+for c in $CASES; do
+	case "$c" in
+	vhost) mode=nsim kernel=$GSO_KERNEL ;;
+	fallback)
+		mode=veth
+		kernel=${GSO_KERNEL_UNPATCHED:-$("$GSO_TOP/scripts/build-kernel.sh" --unpatched)} ;;
+	*) die "unknown case $c" ;;
+	esac
+	setup_ns HOSTNS
+	script=$TEST_LOG_DIR/hostvm-$c.sh
+	hostvm_script "$mode" > "$script"
+	VM_OF[$c]=hostvm-$c
+	GSO_VM_TIMEOUT=$HOSTVM_TIMEOUT VM_KERNEL=$kernel VM_EXTRA_INITRD=$hostvm_cpio \
+		VM_APPEND="loglevel=4" vm_start "hostvm-$c" "$HOSTNS" "$script" -m 1024 -smp 2
+	START_OF[$c]=$(date +%s)
+done
+
+# nvq VM KEY: the value of the host VM's "NVQ: KEY value" line.
+nvq() {
+	tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" | sed -n "s/^NVQ: $2 //p" | tail -n 1
+}
+# fail_tail VM: why, for a FAIL line.
+fail_tail() {
+	printf '    last console lines of %s:\n' "$1"
+	tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" | grep -v '^NVQ-' | tail -n 8 | sed 's/^/      /'
+	tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" | grep '^NVQ-' | tail -n 12 | sed 's/^/      /'
+}
+
+TIMES=$TEST_LOG_DIR/t61-times.txt
+: > "$TIMES"
+for c in $CASES; do
+	vm=${VM_OF[$c]}
+	rc=0
+	vm_wait "$vm" || rc=$?
+	wall=$(( $(date +%s) - START_OF[$c] ))
+	con=$TEST_LOG_DIR/$vm.console.log
+	trace=$(tr -d '\r' < "$con" | sed -n 's/^NVQ-QEMU: //p')
+	boot_ms=$(nvq "$vm" nested-boot-ms)
+	host_ms=$(nvq "$vm" host-up-ms)
+	{
+		echo "$c: host VM wall ${wall} s, host VM at init ${host_ms:-?} ms (its clock)"
+		echo "$c: nested boot to first limits ${boot_ms:-?} ms"
+		if [ "$c" = vhost ]; then echo "$c: change followed in $(nvq "$vm" follow-ms) ms"; fi
+	} >> "$TIMES"
+
+	{ [ -n "$(nvq "$vm" 'nested qemu started,')" ] && [ -n "$boot_ms" ]; } ||
+		check_err $? "the nested guest did not report its limits ($con)"
+	[ "$RET" -eq 0 ] || fail_tail "$vm"
+	log_test "vhost qemu $c: nested guest boots in the host VM ($GSO_ACCEL, ${boot_ms:-?} ms)"
+
+	first=$(nvq "$vm" first-limits)
+	check_eq "nested guest's first tso_max_size/segs" "${first% *}" "64000 64"
+	log_test "vhost qemu $c: guest gets the egress port's 64000/64"
+
+	fds=$(nvq "$vm" vhost-fds)
+	{ [ "${fds%% *}" -ge 1 ] 2>/dev/null && [ "${fds##* }" != none ]; } ||
+		check_err $? "nested QEMU does not use /dev/vhost-net: '$fds'"
+	log_test "vhost qemu $c: QEMU uses /dev/vhost-net (fd and worker thread)"
+
+	if [ "$c" = vhost ]; then
+		follow=$(nvq "$vm" follow-ms)
+		{ [ -n "$follow" ] && [ "$follow" != timeout ]; } ||
+			check_err $? "the guest did not report 32000/32 within $NESTED_FOLLOW_S s"
+		[ "$RET" -eq 0 ] || fail_tail "$vm"
+		log_test "vhost qemu $c: guest follows 64000/64 -> 32000/32 (${follow:-?} ms)"
+	fi
+
+	want=vhost state='in use'
+	[ "$c" = fallback ] && want=netlink state='not supported (kernel)'
+	grep -q "tap_gso_limits_vhost .*vhost-net GSO limits ioctls: $state" <<< "$trace" ||
+		check_err $? "QEMU's trace does not say the ioctls are '$state'"
+	grep -q "tap_gso_limits .*: $want: 64000 bytes, 64 segments" <<< "$trace" ||
+		check_err $? "QEMU's trace does not show 64000/64 from $want"
+	if [ "$c" = vhost ]; then
+		# The change reached QEMU through vhost-net's eventfd first,
+		# not through its rtnetlink listener.
+		grep -m1 "tap_gso_limits .*: 32000 bytes, 32 segments" <<< "$trace" |
+			grep -q ': vhost: ' ||
+			check_err $? "QEMU's trace does not show 32000/32 from vhost first"
+	fi
+	[ "$RET" -eq 0 ] || printf '      %s\n' "$(grep -c . <<< "$trace") trace lines:" \
+		"$(grep 'gso_limits' <<< "$trace" | tail -n 8)"
+	log_test "vhost qemu $c: QEMU's trace: limits from $want"
+
+	check_eq "nested guest's exit code" "$(nvq "$vm" nested-exit)" 0
+	check_eq "host VM's exit code" "$rc" 0
+	[ "$RET" -eq 0 ] || fail_tail "$vm"
+	log_test "vhost qemu $c: nested guest and host VM exit 0"
+done
+sed 's/^/    /' "$TIMES"
+
+tests_exit
