@@ -205,15 +205,16 @@ for c in $CASES; do
 	START_OF[$c]=$(date +%s)
 done
 
-# nvq VM KEY: the value of the host VM's "NVQ: KEY value" line.
-nvq() {
-	tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" | sed -n "s/^NVQ: $2 //p" | tail -n 1
-}
-# fail_tail VM: why, for a FAIL line.
+# console VM: the host VM's console, without CRs (empty if it has none).
+console() { tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" 2>/dev/null || true; }
+# nvq VM KEY: the value of the host VM's last "NVQ: KEY value" line.
+nvq() { console "$1" | sed -n "s/^NVQ: $2 //p" | tail -n 1; }
+# fail_tail VM: why, for a FAIL line: the host VM's last lines, then the
+# last lines it copied from the nested guest and QEMU.
 fail_tail() {
 	printf '    last console lines of %s:\n' "$1"
-	tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" | grep -v '^NVQ-' | tail -n 8 | sed 's/^/      /'
-	tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" | grep '^NVQ-' | tail -n 12 | sed 's/^/      /'
+	console "$1" | sed '/^NVQ-/d' | tail -n 8 | sed 's/^/      /'
+	console "$1" | sed -n '/^NVQ-/p' | tail -n 12 | sed 's/^/      /'
 }
 
 TIMES=$TEST_LOG_DIR/t61-times.txt
@@ -224,7 +225,7 @@ for c in $CASES; do
 	vm_wait "$vm" || rc=$?
 	wall=$(( $(date +%s) - START_OF[$c] ))
 	con=$TEST_LOG_DIR/$vm.console.log
-	trace=$(tr -d '\r' < "$con" | sed -n 's/^NVQ-QEMU: //p')
+	trace=$(console "$vm" | sed -n 's/^NVQ-QEMU: //p')
 	boot_ms=$(nvq "$vm" nested-boot-ms)
 	host_ms=$(nvq "$vm" host-up-ms)
 	{
@@ -268,8 +269,10 @@ for c in $CASES; do
 			grep -q ': vhost: ' ||
 			check_err $? "QEMU's trace does not show 32000/32 from vhost first"
 	fi
-	[ "$RET" -eq 0 ] || printf '      %s\n' "$(grep -c . <<< "$trace") trace lines:" \
-		"$(grep 'gso_limits' <<< "$trace" | tail -n 8)"
+	if [ "$RET" -ne 0 ]; then
+		echo "      QEMU's trace ($(grep -c . <<< "$trace") lines), its last gso_limits lines:"
+		{ grep 'gso_limits' <<< "$trace" || true; } | tail -n 8 | sed 's/^/        /'
+	fi
 	log_test "vhost qemu $c: QEMU's trace: limits from $want"
 
 	check_eq "nested guest's exit code" "$(nvq "$vm" nested-exit)" 0
