@@ -58,7 +58,7 @@ mkdir -p "$(dirname "$out")"
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |
 	xargs -0 touch -h -d @0 &&
 	find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc -R 0:0 --quiet) | gzip -9n > "$out.tmp"
+	cpio --null -o -H newc -R 0:0 --reproducible --quiet) | gzip -9n > "$out.tmp"
 mv "$out.tmp" "$out"
 log "initramfs $out ($(du -h "$out" | cut -f1))"
 echo "$out"
