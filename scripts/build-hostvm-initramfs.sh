@@ -64,14 +64,9 @@ for f in "${firmware[@]}"; do
 	[ -f "$f" ] || die "$f is missing (scripts/setup-deps.sh installs it)"
 done
 
-# libs PROG: the absolute paths of the libraries ldd names.
-libs() {
-	{ ldd "$1" 2>/dev/null || true; } |
-		awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }'
-}
-mapfile -t qlibs < <(libs "$qemu"; libs "$ip")
+mapfile -t qlibs < <(prog_libs "$qemu"; prog_libs "$ip")
 
-key=$(files_hash "$0" "$qemu" "$kernel" "$guest" "$ip" "${firmware[@]}" "${qlibs[@]}")
+key=$(files_hash "$0" "$GSO_TOP/scripts/lib.sh" "$qemu" "$kernel" "$guest" "$ip" "${firmware[@]}" "${qlibs[@]}")
 out=$GSO_CACHE/initramfs/hostvm-$key.cpio.gz
 if [ -f "$out" ]; then
 	echo "$out"
@@ -92,11 +87,6 @@ cp "$guest" "$root/opt/gso/guest.cpio.gz"
 chmod -R u=rwX,go=rX "$root"
 chmod 0755 "$root/usr/local/bin/qemu-system-x86_64" "$root/opt/gso/bin/ip"
 
-mkdir -p "$(dirname "$out")"
-(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	xargs -0 touch -h -d @0 &&
-	find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc -R 0:0 --reproducible --quiet) | gzip -9n > "$out.tmp"
-mv "$out.tmp" "$out"
+write_cpio "$root" "$out"
 log "host VM initramfs $out ($(du -h "$out" | cut -f1); $(du -sh "$root" | cut -f1) unpacked)"
 echo "$out"

@@ -27,7 +27,7 @@ for p in iperf3 ethtool; do
 	if command -v "$p" >/dev/null; then progs+=("$(command -v "$p")"); fi
 done
 
-key=$(files_hash "$busybox" "$GSO_TOP/tests/guest/init" "$GSO_TOP/tests/guest/lib.sh" "$0" "${progs[@]}")
+key=$(files_hash "$busybox" "$GSO_TOP/tests/guest/init" "$GSO_TOP/tests/guest/lib.sh" "$0" "$GSO_TOP/scripts/lib.sh" "${progs[@]}")
 out=$GSO_CACHE/initramfs/base-$key.cpio.gz
 if [ -f "$out" ]; then
 	echo "$out"
@@ -42,10 +42,7 @@ install -m 0755 "$GSO_TOP/tests/guest/init" "$root/init"
 install -m 0644 "$GSO_TOP/tests/guest/lib.sh" "$root/etc/gso-guest.sh"
 for p in "${progs[@]}"; do
 	cp "$p" "$root/usr/local/bin/"
-	# Libraries at the same absolute paths as on the host, so the
-	# dynamic loader finds them without a config.
-	{ ldd "$p" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }' |
-	while read -r lib; do
+	prog_libs "$p" | while read -r lib; do
 		mkdir -p "$root$(dirname "$lib")"
 		cp -L "$lib" "$root$lib"
 	done
@@ -54,11 +51,6 @@ printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\n' > "$root/etc/group"
 printf '127.0.0.1 localhost\n::1 localhost\n' > "$root/etc/hosts"
 
-mkdir -p "$(dirname "$out")"
-(cd "$root" && find . -print0 | LC_ALL=C sort -z |
-	xargs -0 touch -h -d @0 &&
-	find . -print0 | LC_ALL=C sort -z |
-	cpio --null -o -H newc -R 0:0 --reproducible --quiet) | gzip -9n > "$out.tmp"
-mv "$out.tmp" "$out"
+write_cpio "$root" "$out"
 log "initramfs $out ($(du -h "$out" | cut -f1))"
 echo "$out"

@@ -60,3 +60,24 @@ progress_while() {
 		fi
 	done
 }
+
+# prog_libs PROG: the absolute paths of the shared libraries ldd names for
+# PROG (none for a static program), one per line.  Copied to the same
+# paths in an initramfs, the dynamic loader finds them without a config.
+prog_libs() {
+	{ ldd "$1" 2>/dev/null || true; } |
+		awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }'
+}
+
+# write_cpio ROOT OUT: ROOT as a gzip'd newc archive at OUT (through
+# OUT.tmp, so an interrupted run leaves no archive), reproducible: sorted,
+# owner 0:0, mtime 0, no inode numbers.  Userspace only: no root needed.
+write_cpio() {
+	local root=$1 out=$2
+	mkdir -p "$(dirname "$out")"
+	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+		xargs -0 touch -h -d @0 &&
+		find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc -R 0:0 --reproducible --quiet) | gzip -9n > "$out.tmp"
+	mv "$out.tmp" "$out"
+}
