@@ -19,6 +19,8 @@
 #   /opt/gso/bin/ip                     iproute2's ip (busybox's has no
 #                                       tuntap, no gso_max_size), and its
 #                                       libraries
+#   /opt/gso/bin/tcpdump                the captures of the nested guest's
+#                                       stream (tap and egress port)
 #   /opt/gso/bzImage, /opt/gso/guest.cpio.gz
 #                                       the nested guest's kernel and base
 #                                       initramfs (scripts/build-initramfs.sh)
@@ -47,6 +49,7 @@ guest=$("$GSO_TOP/scripts/build-initramfs.sh") || die "initramfs build failed"
 [ -f "$kernel" ] || die "$kernel is not a file"
 ip=$(command -v ip) || die "iproute2 is not installed"
 ldd "$ip" >/dev/null 2>&1 || die "$ip is not iproute2's ip (busybox?)"
+tcpdump=$(command -v tcpdump) || die "tcpdump is not installed (scripts/setup-deps.sh)"
 
 # The firmware a nested pc guest with -bios qboot.rom -kernel asks for
 # (linuxboot_dma.bin: the -kernel loader; kvmvapic.bin: the TCG/KVM APIC
@@ -64,9 +67,9 @@ for f in "${firmware[@]}"; do
 	[ -f "$f" ] || die "$f is missing (scripts/setup-deps.sh installs it)"
 done
 
-mapfile -t qlibs < <(prog_libs "$qemu"; prog_libs "$ip")
+mapfile -t qlibs < <(prog_libs "$qemu"; prog_libs "$ip"; prog_libs "$tcpdump")
 
-key=$(files_hash "$0" "$GSO_TOP/scripts/lib.sh" "$qemu" "$kernel" "$guest" "$ip" "${firmware[@]}" "${qlibs[@]}")
+key=$(files_hash "$0" "$GSO_TOP/scripts/lib.sh" "$qemu" "$kernel" "$guest" "$ip" "$tcpdump" "${firmware[@]}" "${qlibs[@]}")
 out=$GSO_CACHE/initramfs/hostvm-$key.cpio.gz
 if [ -f "$out" ]; then
 	echo "$out"
@@ -78,6 +81,7 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/usr/local/bin" "$root/opt/gso/bin"
 strip --strip-unneeded -o "$root/usr/local/bin/qemu-system-x86_64" "$qemu"
 cp "$ip" "$root/opt/gso/bin/ip"
+cp "$tcpdump" "$root/opt/gso/bin/tcpdump"
 for f in "${qlibs[@]}" "${firmware[@]}"; do
 	mkdir -p "$root$(dirname "$f")"
 	cp -L "$f" "$root$f"
@@ -85,7 +89,8 @@ done
 cp "$kernel" "$root/opt/gso/bzImage"
 cp "$guest" "$root/opt/gso/guest.cpio.gz"
 chmod -R u=rwX,go=rX "$root"
-chmod 0755 "$root/usr/local/bin/qemu-system-x86_64" "$root/opt/gso/bin/ip"
+chmod 0755 "$root/usr/local/bin/qemu-system-x86_64" "$root/opt/gso/bin/ip" \
+	"$root/opt/gso/bin/tcpdump"
 
 write_cpio "$root" "$out"
 log "host VM initramfs $out ($(du -h "$out" | cut -f1); $(du -sh "$root" | cut -f1) unpacked)"

@@ -87,8 +87,24 @@ say "host-up-ms $(ms)"
 [ -c /dev/net/tun ] || fail "no /dev/net/tun"
 
 # --- topology: br0 = { egress port at 64000/64, tapv } -------------------
+# vnic0, a veth at r8169's 64000/64 like tier 1's nic0, carries the nested
+# guest's stream to vnic1 (192.0.2.2) in a peer namespace: were the
+# address in this one, the bridge would answer the guest's ARP itself and
+# deliver the stream locally, never through vnic0.  MODE nsim adds the
+# netdevsim port, whose limits change at run time.
 $IP link add br0 type bridge || fail "bridge"
 $IP link set br0 up
+$IP link add vnic0 type veth peer name vnic1 || fail "veth"
+$IP link set vnic0 gso_max_size 64000 gso_max_segs 64 || fail "veth gso_max_*"
+unshare -n sleep 900 &
+PEER=$!
+wait_for 5 sh -c "[ \"\$(readlink /proc/$PEER/ns/net)\" != \"\$(readlink /proc/self/ns/net)\" ]" ||
+	fail "the peer namespace"
+$IP link set vnic1 netns "$PEER" || fail "moving vnic1 to the peer namespace"
+nsenter -t "$PEER" -n $IP addr add 192.0.2.2/24 dev vnic1 || fail "vnic1's address"
+nsenter -t "$PEER" -n $IP link set vnic1 up || fail "vnic1 up"
+$IP link set vnic0 master br0 up || fail "enslaving vnic0"
+port=vnic0
 if [ "$MODE" = nsim ]; then
 	echo "61 1" > /sys/bus/netdevsim/new_device || fail "netdevsim new_device"
 	wait_for 5 sh -c 'ls /sys/bus/netdevsim/devices/netdevsim61/net/ 2>/dev/null | grep -q .' ||
@@ -98,13 +114,8 @@ if [ "$MODE" = nsim ]; then
 	[ -e $knobs/tso_max_size ] || fail "no netdevsim knob $knobs/tso_max_size"
 	echo 64000 > $knobs/tso_max_size && echo 64 > $knobs/tso_max_segs ||
 		fail "setting the netdevsim knobs"
-else
-	port=vnic0
-	$IP link add vnic0 type veth peer name vnic1 || fail "veth"
-	$IP link set vnic0 gso_max_size 64000 gso_max_segs 64 || fail "veth gso_max_*"
-	$IP link set vnic1 up
+	$IP link set "$port" master br0 up || fail "enslaving $port"
 fi
-$IP link set "$port" master br0 up || fail "enslaving $port"
 if [ "$MODE" != nsim ]; then
 	$IP tuntap add dev tapv mode tap vnet_hdr || fail "tuntap"
 	$IP link set tapv master br0 up || fail "enslaving tapv"
@@ -116,16 +127,25 @@ cat > $N/root/test.sh <<'NESTED'
 . /etc/gso-guest.sh
 i=0
 while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-ip link set eth0 up
-last= i=0
-# Up to 200 s: report every change, end at 32000/32.
+net_up 192.0.2.1 2001:db8::1 || echo "NESTED-ERROR: net_up"
+last= i=0 streamed=
+# Up to 200 s: report every change; at 64000/64 send the stream once
+# (8 MiB, content-checked by the receiver); end at 32000/32.
 while [ $i -lt 800 ]; do
 	cur=$(gso_limits)
 	if [ "$cur" != "$last" ]; then
 		echo "NESTED-LIMITS: $cur"
 		last=$cur
 	fi
-	case "$cur" in "32000 32 "*) break ;; esac
+	case "$cur" in
+	"32000 32 "*) break ;;
+	"64000 64 "*)
+		if [ -z "$streamed" ]; then
+			streamed=1
+			gso-stream send 192.0.2.2 5201 8388608 --timeout 120 > /tmp/send.log 2>&1
+			echo "NESTED-STREAM: rc=$? $(tail -n 1 /tmp/send.log)"
+		fi ;;
+	esac
 	sleep 0.25
 	i=$((i + 1))
 done
@@ -173,6 +193,17 @@ if [ "$MODE" = nsim ]; then
 	say "tapv moved out of QEMU's namespace into br0"
 fi
 
+# The stream's receiver and the captures on the tap and on the egress
+# veth, as tier 1 takes them (tests/harness/bulk.sh).
+nsenter -t "$PEER" -n gso-stream recv -l 192.0.2.2 --expect 8388608 --timeout 280 5201 > $N/recv.log 2>&1 &
+RPID=$!
+for dev in tapv vnic0; do
+	/opt/gso/bin/tcpdump -Z root -i $dev -n -s 200 -B 32768 --immediate-mode \
+		-w $N/$dev.pcap "tcp and dst port 5201" 2> $N/$dev.tcpdump.log &
+	eval "CAP_$dev=\$!"
+	wait_for 10 grep -q 'listening on' $N/$dev.tcpdump.log || fail "tcpdump on $dev: $(cat $N/$dev.tcpdump.log)"
+done
+
 wait_for "$BOOT_S" seen_or_dead 'NESTED-LIMITS:' || fail "no limits from the nested guest in $BOOT_S s"
 seen 'NESTED-LIMITS:' || fail "nested QEMU ended before the guest reported"
 say "nested-boot-ms $(( $(ms) - t0 ))"
@@ -187,6 +218,18 @@ say "path-limits $(grep 'NESTED-LIMITS: 64000 64 ' $N/console.log | head -n 1 | 
 nfd=$(ls -l /proc/"$QEMU_PID"/fd 2>/dev/null | grep -c vhost-net)
 worker=$(cat /proc/"$QEMU_PID"/task/*/comm /proc/[0-9]*/comm 2>/dev/null | grep -m1 '^vhost-')
 say "vhost-fds $nfd worker ${worker:-none}"
+
+# The stream at 64000/64: received intact, nothing segmented in software
+# between the tap and the egress port.
+wait_for 150 seen_or_dead 'NESTED-STREAM:' || true
+say "stream-send $(grep -m1 'NESTED-STREAM:' $N/console.log | tr -d '\r' | sed 's/.*NESTED-STREAM: //')"
+wait_for 20 sh -c "! kill -0 $RPID 2>/dev/null" || kill "$RPID" 2>/dev/null
+say "stream-recv $(grep 'role=recv' $N/recv.log | tail -n 1)"
+kill -INT "$CAP_tapv" "$CAP_vnic0" 2>/dev/null
+wait "$CAP_tapv" "$CAP_vnic0" 2>/dev/null
+grep -h 'dropped by kernel' $N/tapv.tcpdump.log $N/vnic0.tcpdump.log | sed 's/^/NVQ: capture /'
+gso-hist tap=$N/tapv.pcap nic=$N/vnic0.pcap --top 5 > $N/hist.txt 2>&1
+sed 's/^/NVQ-HIST: /' $N/hist.txt
 
 t1=$(ms)
 if [ "$MODE" = nsim ]; then
@@ -285,6 +328,31 @@ for c in $CASES; do
 	{ [ "${fds%% *}" -ge 1 ] 2>/dev/null && [ "${fds##* }" != none ]; } ||
 		check_err $? "nested QEMU does not use /dev/vhost-net: '$fds'"
 	log_test "vhost qemu $c: QEMU uses /dev/vhost-net (fd and worker thread)"
+
+	# The 8 MiB stream at 64000/64 through vhost-net: intact, real GSO
+	# packets on the tap, none of them segmented on the way to vnic0.
+	send=$(nvq "$vm" stream-send)
+	recv=$(nvq "$vm" stream-recv)
+	hist=$(console "$vm" | sed -n 's/^NVQ-HIST: //p')
+	seg=$(sed -n 's/^bytes segmented in software: \([0-9]*\).*/\1/p' <<< "$hist")
+	tapmax=$(sed -n 's/^tap: .* max_payload \([0-9]*\) .*/\1/p' <<< "$hist")
+	tapbytes=$(sed -n 's/^tap: .* payload_bytes \([0-9]*\) .*/\1/p' <<< "$hist")
+	nicbytes=$(sed -n 's/^nic: .* payload_bytes \([0-9]*\) .*/\1/p' <<< "$hist")
+	case "$send" in rc=0*) ;; *) check_err 1 "the nested guest's sender: '${send:-nothing}'" ;; esac
+	grep -q 'bytes=8388608 .*content=ok' <<< "$recv" ||
+		check_err 1 "the receiver: '${recv:-nothing}'"
+	console "$vm" | grep -qE '^NVQ: capture [1-9][0-9]* packets dropped by kernel' &&
+		check_err 1 "a capture dropped packets"
+	# Every byte on both captures: the stream crossed the egress port.
+	{ [ "$tapbytes" = 8388608 ] && [ "$nicbytes" = 8388608 ]; } ||
+		check_err 1 "payload bytes captured: tap ${tapbytes:-none}, vnic0 ${nicbytes:-none} (want 8388608 each)"
+	[ "${tapmax:-0}" -gt 14480 ] 2>/dev/null ||
+		check_err 1 "no GSO packet on the tap (largest payload ${tapmax:-none}): nothing to prove"
+	[ "${tapmax:-0}" -le 64000 ] 2>/dev/null ||
+		check_err 1 "a tap payload of $tapmax is over the 64000-byte limit"
+	[ "$seg" = 0 ] || check_err 1 "bytes segmented in software: ${seg:-no histogram}"
+	if [ "$RET" -ne 0 ]; then printf '%s\n' "$hist" | sed 's/^/      /'; fi
+	log_test "vhost qemu $c: 8 MiB at 64000/64 intact, 0 bytes segmented in software (largest ${tapmax:-?})"
 
 	follow=$(nvq "$vm" follow-ms)
 	{ [ -n "$follow" ] && [ "$follow" != timeout ]; } ||
