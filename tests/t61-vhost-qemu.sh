@@ -2,8 +2,12 @@
 # Tier 2, QEMU's vhost path: the patched kernel boots as a host VM, and
 # inside it the patched QEMU runs a nested guest (the same bzImage) with
 #   -netdev tap,...,vhost=on -device virtio-net-pci,...,host_gso_auto=on
-# on a persistent tap in a bridge whose other port is a netdevsim port at
-# r8169's limits (64000 bytes / 64 segments, through its debugfs knobs).
+# on a tap in a bridge whose other ports have r8169's limits (64000 bytes /
+# 64 segments): a veth (vnic0) to a receiver in a peer namespace, and in
+# the vhost case a netdevsim port set through its debugfs knobs.  In both
+# cases, at 64000/64, the guest sends an 8 MiB stream through vhost-net,
+# captured on the tap and on vnic0: intact, every byte on both, GSO
+# packets on the tap, 0 bytes segmented in software (gso-hist).
 #   vhost     the nested QEMU runs in a network namespace of its own and
 #             its tap is moved out of it into the host VM's bridge, as when
 #             a management layer passes QEMU a tap from another namespace:
@@ -20,8 +24,7 @@
 #             65536/65535 and the case fails.
 #   fallback  the same QEMU and guest in a host VM booted from the
 #             UNPATCHED kernel (vhost-net without the GSO ioctls, netdevsim
-#             without the knobs: a veth at gso_max_size 64000
-#             gso_max_segs 64 is the bridge's port): the guest still gets
+#             without the knobs: vnic0 alone): the guest still gets
 #             64000/64, from QEMU's rtnetlink walk (trace: netlink), and
 #             follows the veth's change to 32000/32 through QEMU's link
 #             listener.
