@@ -23,13 +23,21 @@ PKGS_RUN=(seabios ipxe-qemu qemu-system-data busybox-static iproute2 kmod)
 # Tests and tools.
 PKGS_TEST=(iperf3 tcpdump ethtool libmnl-dev libpcap-dev gnuplot-nox
 	shellcheck jq procps util-linux socat file)
+# Static analysis and fuzzing of the tools (clang with libFuzzer and the
+# sanitizer runtimes), sparse for the kernel series' C=1 builds.
+PKGS_ANALYSIS=(clang libclang-rt-14-dev clang-tidy cppcheck sparse)
+# The spec's PDF (its own makepdf.sh: xelatex; the spec falls back from
+# Arial/Courier New to Liberation Sans/Mono).
+PKGS_SPEC=(texlive-xetex texlive-latex-extra texlive-fonts-recommended
+	lmodern fonts-liberation poppler-utils)
 # From bookworm-backports on Debian 12.
 PKGS_BPO=(meson python3-pycotap)
 
 need_meson=1.5
 
 missing=()
-for p in "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" "${PKGS_BPO[@]}"; do
+for p in "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" \
+	"${PKGS_ANALYSIS[@]}" "${PKGS_SPEC[@]}" "${PKGS_BPO[@]}"; do
 	if ! dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
 		missing+=("$p")
 	fi
@@ -69,7 +77,8 @@ fi
 log "apt-get update"
 apt-get update -q >/dev/null
 log "installing: ${missing[*]:-meson}"
-apt-get install -y -q --no-install-recommends "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" >/dev/null
+apt-get install -y -q --no-install-recommends "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" \
+	"${PKGS_TEST[@]}" "${PKGS_ANALYSIS[@]}" "${PKGS_SPEC[@]}" >/dev/null
 if [ "$codename" = bookworm ]; then
 	apt-get install -y -q --no-install-recommends -t bookworm-backports "${PKGS_BPO[@]}" >/dev/null
 else
