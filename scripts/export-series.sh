@@ -3,7 +3,7 @@
 # 'git format-patch' and a cover letter.  The patch files are the product:
 # never edit them by hand, edit the commits and run this.
 #
-#   scripts/export-series.sh linux|qemu|spec [TREE]
+#   scripts/export-series.sh linux|linux-split|qemu|spec [TREE]
 #
 # TREE defaults to the developer tree from scripts/devtree.sh.  The
 # commits exported are base..HEAD; the cover letter's subject and text
@@ -12,11 +12,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then { echo "usage: $0 linux|qemu|spec [TREE]" >&2; exit 2; }; fi
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then { echo "usage: $0 linux|linux-split|qemu|spec [TREE]" >&2; exit 2; }; fi
 name=$1
 tree=${2:-$GSO_CACHE/dev/$name}
 case "$name" in
 linux) out=$GSO_TOP/kernel-patches; prefix="PATCH net-next" ;;
+linux-split) out=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next" ;;
 qemu)  out=$GSO_TOP/qemu-patches; prefix=PATCH ;;
 spec)  out=$GSO_TOP/spec; prefix=PATCH ;;
 *) die "unknown series $name" ;;

@@ -13,11 +13,12 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 linux|qemu|spec [SERIES_DIR|--unpatched]" >&2; exit 2; }
+usage() { echo "usage: $0 linux|linux-split|qemu|spec [SERIES_DIR|--unpatched]" >&2; exit 2; }
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 name=$1
 case "$name" in
 linux) series=$GSO_TOP/kernel-patches ;;
+linux-split) series=$GSO_TOP/kernel-split-patches ;;
 qemu)  series=$GSO_TOP/qemu-patches ;;
 spec)  series=$GSO_TOP/spec ;;
 *) usage ;;
@@ -30,7 +31,10 @@ if [ $# -eq 2 ]; then
 	fi
 fi
 
-tarball=$("$GSO_TOP/scripts/bases.sh" "$name")
+# A series folder names its base tree: the second kernel series applies to
+# the same Linux base (and the same git repository) as the first.
+base=${name%%-*}
+tarball=$("$GSO_TOP/scripts/bases.sh" "$base")
 bsum=$(awk -v f="${tarball##*/}" '$2 == f { print substr($1, 1, 12) }' \
 	"$GSO_TOP/configs/bases.sha256")
 [ -n "$bsum" ] || bsum=$(sha256sum "$tarball" | cut -c1-12)
@@ -49,13 +53,13 @@ else
 	key=$bsum-$(files_hash "${patches[@]}")
 fi
 
-repo=$GSO_CACHE/git/$name-$bsum
+repo=$GSO_CACHE/git/$base-$bsum
 tree=$GSO_CACHE/trees/$name-$key
 stamp=$GSO_CACHE/trees/.ok-$name-$key
 mkdir -p "$GSO_CACHE/git" "$GSO_CACHE/trees"
 
 # Serialise concurrent callers (parallel make, two tests) on one lock.
-exec 9> "$GSO_CACHE/git/.lock-$name"
+exec 9> "$GSO_CACHE/git/.lock-$base"
 flock 9
 
 if [ -f "$stamp" ]; then
