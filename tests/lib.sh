@@ -19,6 +19,7 @@
 
 ksft_pass=0
 ksft_fail=1
+# shellcheck disable=SC2034 # a test that skips as a whole exits with it
 ksft_skip=4
 : "${WAIT_TIMEOUT:=20}"
 RET=0
@@ -76,11 +77,15 @@ trap defer_cleanup EXIT
 # --- namespaces -----------------------------------------------------------
 # setup_ns VAR...: create one namespace per VAR, with a unique name stored
 # in VAR; each is deleted (and only its own processes killed) at exit.
+# The name carries the PID of the test script that owns it,
+#   gso-VAR-PID-XXXXXX
+# so that tests/run.sh can tell a namespace left by a killed run (owner
+# gone) from one a running test still uses (ns_owner_alive).
 NS_LIST=()
 setup_ns() {
 	local var ns
 	for var in "$@"; do
-		ns="gso-${var,,}-$(mktemp -u XXXXXX)"
+		ns="gso-${var,,}-$$-$(mktemp -u XXXXXX)"
 		ip netns add "$ns" || return 1
 		defer cleanup_ns "$ns"
 		ip -n "$ns" link set lo up
@@ -110,14 +115,42 @@ slowwait() {
 	done
 }
 
+# require_command CMD TEST: scripts/setup-deps.sh installs every command a
+# test needs, so a missing one is a broken set-up: a failure, not a skip.
 require_command() {
-	command -v "$1" >/dev/null 2>&1 || { log_test "$2" SKIP "$1 not installed"; exit $ksft_skip; }
+	command -v "$1" >/dev/null 2>&1 ||
+		{ log_test "$2" FAIL "$1 not installed (run scripts/setup-deps.sh)"; exit $ksft_fail; }
+}
+
+# ns_owner_alive NAME: NAME is a setup_ns namespace (gso-VAR-PID-XXXXXX)
+# whose owning test script still runs.  Fails for a dead owner and for
+# names not made by setup_ns.
+ns_owner_alive() {
+	local pid
+	pid=$(sed -n 's/^gso-[a-z0-9_]*-\([0-9][0-9]*\)-[A-Za-z0-9]\{6\}$/\1/p' <<< "$1")
+	[ -n "$pid" ] && [ -d "/proc/$pid" ]
 }
 
 # Root-namespace fingerprint: tests compare it before and after to prove
 # they left the machine's own interfaces alone.
+# Links, addresses, routes of every table and the list of network
+# namespaces.  Namespaces that another, still running test owns (a
+# concurrent run) are left out: they are not this run's doing, and a
+# namespace this run leaked has a dead owner by the time it is compared.
+# Fails (with nothing on stdout) when ip itself fails, so that a broken
+# ip cannot make two empty fingerprints equal.
 root_ns_fingerprint() {
-	{ ip -d link show; ip addr show; } 2>/dev/null |
-		sed -E 's/(RX|TX):.*//; /^ +[0-9]+ +[0-9]+ /d' |
+	local out ns
+	out=$({ ip -d link show && ip addr show &&
+		ip -4 route show table all && ip -6 route show table all; } 2>&1) ||
+		{ echo "root_ns_fingerprint: ip failed: $out" >&2; return 1; }
+	sed -E 's/(RX|TX):.*//; /^ +[0-9]+ +[0-9]+ /d' <<< "$out" |
 		grep -v -E 'valid_lft|^\s*$'
+	out=$(ip netns list 2>&1) ||
+		{ echo "root_ns_fingerprint: ip netns list failed: $out" >&2; return 1; }
+	while read -r ns _; do
+		[ -n "$ns" ] || continue
+		ns_owner_alive "$ns" && continue
+		echo "netns $ns"
+	done <<< "$out" | sort
 }

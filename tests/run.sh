@@ -9,6 +9,12 @@
 # that fails without reporting a failed check counts as one failure, so a
 # crash can never pass.  The root network namespace is fingerprinted
 # before and after the run: any difference is a failure.
+#
+# A TEST argument must be one of ALL_TESTS (a path or a file name): an
+# unknown name stops the run before anything runs.  At the start the
+# runner removes what an earlier, killed run left behind (its network
+# namespaces and the processes in them) and loads the kernel modules the
+# tests use when the kernel has them as modules.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib.sh
@@ -32,14 +38,84 @@ ALL_TESTS=(
 	tests/t61-vhost-qemu.sh
 )
 
+# Every ALL_TESTS entry must exist (an unmatched glob stays literal): a
+# test that silently disappears from the list is a test that never fails.
+for t in "${ALL_TESTS[@]}"; do
+	[ -f "$t" ] || { echo "run.sh: ALL_TESTS names $t, which does not exist" >&2; exit 2; }
+done
 if [ $# -gt 0 ]; then
-	tests=("$@")
-else
 	tests=()
-	for t in "${ALL_TESTS[@]}"; do
-		[ -e "$t" ] && tests+=("$t")
+	for arg in "$@"; do
+		found=
+		for t in "${ALL_TESTS[@]}"; do
+			case "$arg" in "$t"|"./$t"|"${t##*/}"|"${t##*/}"/|"$GSO_TOP/$t") found=$t ;; esac
+		done
+		if [ -z "$found" ]; then
+			echo "run.sh: unknown test '$arg'; known tests:" >&2
+			printf '  %s\n' "${ALL_TESTS[@]}" >&2
+			exit 2
+		fi
+		tests+=("$found")
 	done
+else
+	tests=("${ALL_TESTS[@]}")
 fi
+
+# Leftovers of an earlier run that was killed (its EXIT traps never ran):
+# namespaces made by setup_ns whose owning test script is gone (tests/lib.sh
+# names them gso-VAR-PID-XXXXXX), with every process inside them (QEMU,
+# tcpdump, receivers: `ip netns pids`, never by name); and QEMU processes
+# of the harness (a kernel or initramfs under $GSO_CACHE on the command
+# line) outside any namespace whose supervising `timeout` was orphaned.
+# Namespaces and processes of a test that still runs are left alone.
+remove_leftovers() {
+	local ns pid ppid n=0
+	while read -r ns _; do
+		case "$ns" in gso-*) ;; *) continue ;; esac
+		bash -c '. tests/lib.sh; trap - EXIT; ns_owner_alive "$1"' _ "$ns" && continue
+		# Names without an owner PID predate the owner field: only
+		# those of the harness's own kinds are ours for sure.
+		if ! grep -qE '^gso-[a-z0-9_]+-[0-9]+-[A-Za-z0-9]{6}$' <<< "$ns"; then
+			grep -qE '^gso-[a-z0-9_]+-[A-Za-z0-9]{6}$' <<< "$ns" || continue
+		fi
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$ns" && n=$((n + 1))
+	done < <(ip netns list 2>/dev/null)
+	for pid in $(pgrep -x 'qemu-system-x86' 2>/dev/null; pgrep -x 'qemu-system-x86_64' 2>/dev/null); do
+		tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "-kernel $GSO_CACHE/" || continue
+		ppid=$(awk '{ print $4 }' "/proc/$pid/stat" 2>/dev/null) || continue
+		# The harness runs QEMU as "timeout ... qemu" from the test
+		# script: orphaned, timeout belongs to PID 1 (or a subreaper).
+		[ "$(cat "/proc/$ppid/comm" 2>/dev/null)" = timeout ] || continue
+		ppid=$(awk '{ print $4 }' "/proc/$ppid/stat" 2>/dev/null) || continue
+		case "$(cat "/proc/$ppid/comm" 2>/dev/null)" in bash|sh) continue ;; esac
+		kill -9 "$pid" && n=$((n + 1))
+	done
+	[ "$n" -eq 0 ] || echo "removed $n leftovers of an earlier run (namespaces, QEMU processes)"
+}
+remove_leftovers
+
+# Kernel features the tests use: built in here, modules on Debian's
+# stock kernel (br_netfilter: gso-doctor's fwbr-hop check; macvtap:
+# gso-probe's macvtap case).  A module that does not load is reported;
+# the tests that need it then fail, they do not skip.
+load_kernel_features() {
+	local m sym config=
+	if [ -r /proc/config.gz ]; then
+		config=$(zcat /proc/config.gz)
+	elif [ -r "/boot/config-$(uname -r)" ]; then
+		config=$(cat "/boot/config-$(uname -r)")
+	fi
+	for m in tun:TUN bridge:BRIDGE br_netfilter:BRIDGE_NETFILTER veth:VETH \
+		macvlan:MACVLAN macvtap:MACVTAP vxlan:VXLAN; do
+		sym=CONFIG_${m#*:} m=${m%%:*}
+		grep -qx "$sym=y" <<< "$config" && continue
+		[ -d "/sys/module/$m" ] && continue
+		modprobe "$m" 2>/dev/null ||
+			echo "run.sh: kernel module $m does not load: the tests that need it will fail" >&2
+	done
+}
+load_kernel_features
 
 export TEST_LOG_DIR=${TEST_LOG_DIR:-$GSO_CACHE/logs/run-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$TEST_LOG_DIR"
@@ -47,8 +123,8 @@ echo "logs: $TEST_LOG_DIR"
 
 # The fingerprint comes from tests/lib.sh, in a subshell so that its
 # EXIT trap stays out of the runner.
-fingerprint() { bash -c '. tests/lib.sh; root_ns_fingerprint' 2>/dev/null; }
-before=$(fingerprint)
+fingerprint() { bash -c '. tests/lib.sh; root_ns_fingerprint'; }
+before=$(fingerprint) || { echo "run.sh: cannot fingerprint the root network namespace" >&2; exit 1; }
 
 passed=0 failed=0 skipped=0
 run_start=$(date +%s)
@@ -73,7 +149,7 @@ for t in "${tests[@]}"; do
 	echo "=== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
 done
 
-after=$(fingerprint)
+after=$(fingerprint) || after="(fingerprint failed: ip)"
 if [ "$before" = "$after" ]; then
 	echo "TEST: root network namespace unchanged by the run [ OK ]"
 	passed=$((passed + 1))
