@@ -2,9 +2,10 @@
 # Install the Debian packages the project needs to build and test.
 #
 # Idempotent: packages already at a good version are left alone and apt is
-# not even called.  QEMU 10.2 needs meson >= 1.5 and pycotap, which Debian 12
-# only has in bookworm-backports; that suite is added (pinned low, so
-# nothing else is upgraded from it) only on Debian 12.
+# not even called.  QEMU 10.2 needs meson >= 1.5 and pycotap, and the tests
+# iproute2 >= 6.3, which Debian 12 only has in bookworm-backports; that
+# suite is added (pinned low, so nothing else is upgraded from it) only on
+# Debian 12.
 #
 # Run as non-root, it prints the command to run and exits non-zero.
 set -euo pipefail
@@ -30,10 +31,12 @@ PKGS_ANALYSIS=(clang libclang-rt-14-dev clang-tidy cppcheck sparse)
 # Arial/Courier New to Liberation Sans/Mono).
 PKGS_SPEC=(texlive-xetex texlive-latex-extra texlive-fonts-recommended
 	lmodern fonts-liberation poppler-utils)
-# From bookworm-backports on Debian 12.
-PKGS_BPO=(meson python3-pycotap)
+# From bookworm-backports on Debian 12.  iproute2: Debian 12's 6.1 cannot
+# set gso_ipv4_max_size (BIG TCP's IPv4 limit; iproute2 6.3).
+PKGS_BPO=(meson python3-pycotap iproute2)
 
 need_meson=1.5
+need_iproute2=6.3
 
 missing=()
 for p in "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" "${PKGS_TEST[@]}" \
@@ -50,7 +53,14 @@ if command -v meson >/dev/null 2>&1; then
 	fi
 fi
 
-if [ ${#missing[@]} -eq 0 ] && [ $meson_ok = 1 ]; then
+iproute2_ok=0
+v=$(ip -V 2>/dev/null | sed -n 's/.*iproute2-\([0-9.]*\).*/\1/p')
+v=${v%.}
+if [ -n "$v" ] && [ "$(printf '%s\n%s\n' "$need_iproute2" "$v" | sort -V | head -n1)" = "$need_iproute2" ]; then
+	iproute2_ok=1
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ $meson_ok = 1 ] && [ $iproute2_ok = 1 ]; then
 	log "all packages present"
 	exit 0
 fi
@@ -60,7 +70,7 @@ bpo_list=/etc/apt/sources.list.d/gso-limits-backports.list
 
 if [ "$(id -u)" != 0 ]; then
 	{
-		echo "missing packages: ${missing[*]:-(meson too old: need >= $need_meson)}"
+		echo "missing packages: ${missing[*]:-(meson >= $need_meson, iproute2 >= $need_iproute2)}"
 		echo "run as root:  sudo $0"
 		if [ "$codename" = bookworm ]; then
 			echo "(it adds bookworm-backports for: ${PKGS_BPO[*]})"
@@ -76,7 +86,7 @@ if [ "$codename" = bookworm ] && ! grep -rqs 'bookworm-backports' /etc/apt/sourc
 fi
 log "apt-get update"
 apt-get update -q >/dev/null
-log "installing: ${missing[*]:-meson}"
+log "installing: ${missing[*]:-meson iproute2}"
 apt-get install -y -q --no-install-recommends "${PKGS_BUILD[@]}" "${PKGS_RUN[@]}" \
 	"${PKGS_TEST[@]}" "${PKGS_ANALYSIS[@]}" "${PKGS_SPEC[@]}" >/dev/null
 if [ "$codename" = bookworm ]; then
@@ -87,4 +97,8 @@ fi
 v=$(meson --version)
 [ "$(printf '%s\n%s\n' "$need_meson" "$v" | sort -V | head -n1)" = "$need_meson" ] ||
 	die "meson $v is older than $need_meson after install"
-log "done (meson $v)"
+ipv=$(ip -V | sed -n 's/.*iproute2-\([0-9.]*\).*/\1/p')
+ipv=${ipv%.}
+[ "$(printf '%s\n%s\n' "$need_iproute2" "$ipv" | sort -V | head -n1)" = "$need_iproute2" ] ||
+	die "iproute2 $ipv is older than $need_iproute2 after install"
+log "done (meson $v, iproute2 $ipv)"
