@@ -107,7 +107,9 @@ while IFS= read -r line; do
 	seen=$((seen + 1))
 	case "$line" in
 	"not ok "*) log_test "qtest: $name" FAIL "see $log_dir/qos-test.{tap,err}" ;;
-	*"# SKIP"*) log_test "qtest: $name" SKIP "${line##*# SKIP}" ;;
+	# The project's own QEMU builds everything its cases need: a case
+	# that skips is a failure here, not a skip (issue 15: no skips).
+	*"# SKIP"*) log_test "qtest: $name" FAIL "skipped:${line##*# SKIP}" ;;
 	*) log_test "qtest: $name" ;;
 	esac
 done < "$log_dir/qos-test.tap"
