@@ -4,7 +4,8 @@
 #
 #   scripts/build-kernel.sh [--unpatched | --tree DIR]
 #
-# Default: the pinned Linux base with kernel-patches/ applied.
+# Default: the pinned Linux base with kernel-patches/ applied, then
+# kernel-split-patches/ (the net core series, which also applies alone).
 # --unpatched: the base alone.  --tree DIR: a developer tree as it is.
 # Config: tinyconfig + kernel/configs/kvm_guest.config + configs/kernel.config.
 # The build is in the tree itself (each tree is already keyed by base
@@ -25,7 +26,8 @@ esac
 
 fragment=$GSO_TOP/configs/kernel.config
 case $mode in
-patched)   tree=$("$GSO_TOP/scripts/tree.sh" linux) ;;
+patched)   tree=$("$GSO_TOP/scripts/tree.sh" linux "$GSO_TOP/kernel-patches" \
+		"$GSO_TOP/kernel-split-patches") ;;
 unpatched) tree=$("$GSO_TOP/scripts/tree.sh" linux --unpatched) ;;
 esac
 [ -f "$tree/Makefile" ] || die "$tree is not a kernel tree"

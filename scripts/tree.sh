@@ -2,8 +2,11 @@
 # Prepare a git tree of a pinned base with a patch series applied, and
 # print its path.
 #
-#   scripts/tree.sh linux|qemu|spec [SERIES_DIR | --unpatched]
+#   scripts/tree.sh linux|linux-split|qemu|spec [SERIES_DIR... | --unpatched]
 #
+# More than one SERIES_DIR stacks them in that order (the default kernel
+# build applies kernel-patches/ then kernel-split-patches/); the tree's key
+# is the hash of all their patches, so each combination is its own tree.
 # The base tarball is imported once as a single commit ("base") into a
 # repository under $GSO_CACHE/git; each (base, series) pair gets its own
 # worktree under $GSO_CACHE/trees, named by the base checksum and the
@@ -13,22 +16,26 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 linux|linux-split|qemu|spec [SERIES_DIR|--unpatched]" >&2; exit 2; }
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
+usage() { echo "usage: $0 linux|linux-split|qemu|spec [SERIES_DIR...|--unpatched]" >&2; exit 2; }
+if [ $# -lt 1 ]; then usage; fi
 name=$1
+shift
 case "$name" in
-linux) series=$GSO_TOP/kernel-patches ;;
-linux-split) series=$GSO_TOP/kernel-split-patches ;;
-qemu)  series=$GSO_TOP/qemu-patches ;;
-spec)  series=$GSO_TOP/spec ;;
+linux) series_dirs=("$GSO_TOP/kernel-patches") ;;
+linux-split) series_dirs=("$GSO_TOP/kernel-split-patches") ;;
+qemu)  series_dirs=("$GSO_TOP/qemu-patches") ;;
+spec)  series_dirs=("$GSO_TOP/spec") ;;
 *) usage ;;
 esac
-if [ $# -eq 2 ]; then
-	if [ "$2" = --unpatched ]; then
-		series=
-	else
-		series=$(realpath "$2") || die "no series folder $2"
-	fi
+if [ $# -eq 1 ] && [ "$1" = --unpatched ]; then
+	series_dirs=()
+elif [ $# -gt 0 ]; then
+	series_dirs=()
+	for d in "$@"; do
+		[ "$d" != --unpatched ] || usage
+		dir=$(realpath "$d") || die "no series folder $d"
+		series_dirs+=("$dir")
+	done
 fi
 
 # A series folder names its base tree: the second kernel series applies to
@@ -40,13 +47,13 @@ bsum=$(awk -v f="${tarball##*/}" '$2 == f { print substr($1, 1, 12) }' \
 [ -n "$bsum" ] || bsum=$(sha256sum "$tarball" | cut -c1-12)
 
 patches=()
-if [ -n "$series" ]; then
+for series in "${series_dirs[@]}"; do
 	[ -d "$series" ] || die "no series folder $series"
 	while IFS= read -r p; do
 		patches+=("$p")
 	done < <(find "$series" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-cover-letter.patch' | sort)
-fi
+done
 if [ ${#patches[@]} -eq 0 ]; then
 	key=$bsum-base
 else
@@ -103,10 +110,10 @@ for p in "${patches[@]}"; do
 		gitq worktree remove --force "$tree" >/dev/null 2>&1 || rm -rf "$tree"
 		gitq worktree prune
 		printf '%s\n' "$out" >&2
-		die "patch ${p##*/} of $series does not apply to $name base ${tarball##*/}"
+		die "patch ${p##*/} of $(dirname "$p") does not apply to $name base ${tarball##*/}"
 	fi
 done
-[ ${#patches[@]} -eq 0 ] || log "applied ${#patches[@]} patches from $series"
+[ ${#patches[@]} -eq 0 ] || log "applied ${#patches[@]} patches from ${series_dirs[*]}"
 git -C "$tree" tag -f series >/dev/null
 touch "$stamp"
 echo "$tree"
