@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The tools' unit tests (tools/test/test-*.c, built by `make -C tools check`):
-# one TEST line per test program, failing if it exits non-zero or prints a
-# FAIL line.  No root, no network: the library's pure parts only.
+# one TEST line per test program and build, failing if it exits non-zero or
+# prints a FAIL line.  Three builds: the plain one (tools/build/), and
+# AddressSanitizer + UndefinedBehaviorSanitizer builds with gcc and with
+# clang (tools/build-asan-gcc/, tools/build-asan-clang/), where an
+# out-of-bounds access, a leak or a signed overflow ends the test with a
+# non-zero status.  No root, no network: the library's pure parts only.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -16,19 +20,29 @@ make -s -C "$TOOLS" all >"$LOG/make.log" 2>&1 || {
 mapfile -t sources < <(cd "$TOOLS/test" && ls test-*.c)
 [ "${#sources[@]}" -gt 0 ] || { log_test "tools unit tests" SKIP "none found"; exit "$ksft_skip"; }
 
-for src in "${sources[@]}"; do
-	name=${src%.c}
-	rc=0
-	make -s -C "$TOOLS" "build/$name" >>"$LOG/make.log" 2>&1 || rc=$?
-	check_eq "build of $name" "$rc" 0
-	if [ "$rc" = 0 ]; then
+# build directory, then the make arguments that select it
+builds=(
+	"build"
+	"build-asan-gcc BUILD=build-asan-gcc CC=gcc SANITIZE=1"
+	"build-asan-clang BUILD=build-asan-clang CC=clang SANITIZE=1"
+)
+for spec in "${builds[@]}"; do
+	read -r dir make_args <<<"$spec"
+	for src in "${sources[@]}"; do
+		name=${src%.c}
+		log=$LOG/$dir-$name.log
 		rc=0
-		"$TOOLS/build/$name" >"$LOG/$name.log" 2>&1 || rc=$?
-		check_eq "exit code of $name" "$rc" 0
-		! grep -q '^FAIL' "$LOG/$name.log" ||
-			check_err 1 "$(grep '^FAIL' "$LOG/$name.log" | head -3)"
-	fi
-	log_test "tools unit: $name ($(grep -c '^ok' "$LOG/$name.log" 2>/dev/null || echo 0) checks)"
+		# shellcheck disable=SC2086 # make_args is a list of VAR=value words
+		make -s -C "$TOOLS" $make_args "$dir/$name" >>"$LOG/make.log" 2>&1 || rc=$?
+		check_eq "build of $dir/$name" "$rc" 0
+		if [ "$rc" = 0 ]; then
+			rc=0
+			"$TOOLS/$dir/$name" >"$log" 2>&1 || rc=$?
+			check_eq "exit code of $dir/$name" "$rc" 0
+			! grep -q '^FAIL' "$log" || check_err 1 "$(grep '^FAIL' "$log" | head -3)"
+		fi
+		log_test "tools unit: $dir/$name ($(grep -c '^ok' "$log" 2>/dev/null || echo 0) checks)"
+	done
 done
 
 tests_exit

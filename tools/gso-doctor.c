@@ -44,52 +44,6 @@ static const char usage[] =
 	"  IFACE         host: taps (or stand-ins) and devices to check; guest: devices to check\n"
 	"exit status: 0 nothing at warning or above, 1 warnings or errors found, 2 usage/system error\n";
 
-bool doctor_iface_selected(const struct doctor_ctx *ctx, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ctx->iface_count; i++)
-		if (!strcmp(ctx->ifaces[i], name))
-			return true;
-	return false;
-}
-
-static bool is_virtio_net(struct doctor_ctx *ctx, const struct link_info *li, char *driver,
-			  size_t len)
-{
-	driver[0] = '\0';
-	if (ethtool_query_driver(&ctx->eth, li->name, driver, len) &&
-	    sysfs_netdev_driver(li->name, driver, len))
-		return false;
-	return !strcmp(driver, "virtio_net");
-}
-
-void doctor_guest_devs_init(struct doctor_ctx *ctx, struct doctor_guest *g)
-{
-	size_t i;
-
-	memset(g, 0, sizeof(*g));
-	g->devs = calloc(ctx->link_count ? ctx->link_count : 1, sizeof(*g->devs));
-	if (!g->devs)
-		fail_errno("calloc");
-	for (i = 0; i < ctx->link_count; i++) {
-		const struct link_info *li = &ctx->links[i];
-		struct doctor_guest_dev *d = &g->devs[g->count];
-		bool virtio = is_virtio_net(ctx, li, d->driver, sizeof(d->driver));
-
-		if (ctx->iface_count ? !doctor_iface_selected(ctx, li->name) : !virtio)
-			continue;
-		snprintf(d->ifname, sizeof(d->ifname), "%s", li->name);
-		g->count++;
-	}
-}
-
-void doctor_guest_devs_fini(struct doctor_guest *g)
-{
-	free(g->devs);
-	memset(g, 0, sizeof(*g));
-}
-
 static bool any_tap(const struct doctor_ctx *ctx)
 {
 	size_t i;
@@ -106,7 +60,7 @@ static bool any_virtio(struct doctor_ctx *ctx)
 	size_t i;
 
 	for (i = 0; i < ctx->link_count; i++)
-		if (is_virtio_net(ctx, &ctx->links[i], driver, sizeof(driver)))
+		if (doctor_is_virtio_net(ctx, &ctx->links[i], driver, sizeof(driver)))
 			return true;
 	return false;
 }
@@ -190,8 +144,7 @@ int main(int argc, char **argv)
 					   "0..%u", DOCTOR_MAX_SAMPLE_MS);
 			ctx.sample_ms = (unsigned int)ms;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage, stdout);
-			return 0;
+			parse_help_exit(usage);
 		} else if (a[0] == '-') {
 			fail_usage(usage, "unknown option '%s'", a);
 		} else {

@@ -93,6 +93,9 @@ static void parse_args(int argc, char **argv, struct stream_opts *o)
 
 	if (argc < 2)
 		fail_usage(usage, "missing mode: send or recv");
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			parse_help_exit(usage);
 	if (!strcmp(argv[1], "send"))
 		o->send = true;
 	else if (strcmp(argv[1], "recv"))

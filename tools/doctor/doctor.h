@@ -95,9 +95,15 @@ void doctor_report_print_json(const struct doctor_report *r, const char *mode,
 /* 1 if any finding is at warning or above, else 0. */
 int doctor_report_status(const struct doctor_report *r);
 
+/* devices.c: which devices the checks look at. */
 /* Whether IFACE arguments were given and @name is one of them. */
 bool doctor_iface_selected(const struct doctor_ctx *ctx, const char *name);
-
+/* @check_tap on every tap, or with IFACE arguments on each of those. */
+void doctor_for_each_tap(struct doctor_ctx *ctx,
+			 void (*check_tap)(struct doctor_ctx *ctx, const struct link_info *tap));
+/* Whether @li's driver is virtio_net; its driver name into @driver either way. */
+bool doctor_is_virtio_net(struct doctor_ctx *ctx, const struct link_info *li, char *driver,
+			  size_t len);
 /* The bridge a tap's VM is attached to: its master, or behind a firewall hop the next one. */
 const char *doctor_vm_bridge(const struct doctor_ctx *ctx, const struct link_info *tap);
 
@@ -121,6 +127,7 @@ struct doctor_guest {
 	size_t count;
 	void *rx_state;			/* guest_rx.c's first reading */
 };
+/* devices.c: the virtio_net devices (or the IFACE arguments) to check. */
 void doctor_guest_devs_init(struct doctor_ctx *ctx, struct doctor_guest *g);
 void doctor_guest_devs_fini(struct doctor_guest *g);
 void doctor_guest_queues_run(struct doctor_ctx *ctx, const struct doctor_guest *g);	/* guest-queues, guest-rings */

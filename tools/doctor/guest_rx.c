@@ -83,7 +83,7 @@ static void check_rps(struct doctor_ctx *ctx, const struct doctor_guest_dev *d)
 {
 	unsigned int rxq = 0, txq = 0;
 	struct doctor_finding *f;
-	char mask[128], m[32];
+	char mask[4096], m[32];	/* 8192 CPUs: 2048 hex digits and 255 commas */
 	int any;
 
 	if (ctx->online_cpus < 2 || sysfs_netdev_queues(d->ifname, &rxq, &txq) || rxq != 1)

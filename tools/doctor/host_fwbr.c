@@ -25,12 +25,13 @@
 #include "doctor/doctor.h"
 #include "lib/nf_rules.h"
 #include "lib/sysfs.h"
+#include "lib/vmm.h"
 
 /* The veth port of @bridge whose peer is a port of another bridge, or NULL. */
 static const struct link_info *hop_port(const struct doctor_ctx *ctx, const struct link_info *bridge,
 					const struct link_info **peer_out)
 {
-	const struct link_info *found = NULL;
+	const struct link_info *next;
 	size_t i, ports = 0;
 
 	for (i = 0; i < ctx->link_count; i++)
@@ -38,20 +39,12 @@ static const struct link_info *hop_port(const struct doctor_ctx *ctx, const stru
 			ports++;
 	if (ports != 2)
 		return NULL;
-	for (i = 0; i < ctx->link_count && !found; i++) {
-		const struct link_info *port = &ctx->links[i], *peer, *pm;
-
-		if (port->master != bridge->ifindex || strcmp(port->kind, "veth") || !port->lower ||
-		    port->lower_in_other_netns)
-			continue;
-		peer = link_table_by_index(&ctx->table, port->lower);
-		pm = peer && peer->master ? link_table_by_index(&ctx->table, peer->master) : NULL;
-		if (pm && !strcmp(pm->kind, "bridge") && pm != bridge) {
-			*peer_out = peer;
-			found = port;
-		}
-	}
-	return found;
+	for (i = 0; i < ctx->link_count; i++)
+		if (ctx->links[i].master == bridge->ifindex &&
+		    (next = link_table_peer_bridge(&ctx->table, &ctx->links[i], peer_out)) &&
+		    next != bridge)
+			return &ctx->links[i];
+	return NULL;
 }
 
 static bool proc_flag(const char *path)
@@ -79,11 +72,10 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	enum doctor_severity sev;
 	unsigned int vmid, net;
 	bool proxmox;
-	char tail;
 	int ret = 0;
 
 	bridge = tap->master ? link_table_by_index(&ctx->table, tap->master) : NULL;
-	if (!bridge || strcmp(bridge->kind, "bridge"))
+	if (!bridge || !link_is_kind(bridge, "bridge"))
 		return;
 	port = hop_port(ctx, bridge, &peer);
 	if (!port)
@@ -120,7 +112,7 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	} else if (nf_on) {
 		doctor_ev_str(f, "rules_error", "%s", strerror(-ret));
 	}
-	proxmox = sscanf(tap->name, "tap%ui%u%c", &vmid, &net, &tail) == 2;
+	proxmox = vmm_proxmox_tap(tap->name, &vmid, &net);
 	if (proxmox)
 		doctor_fix(f, "Proxmox: drop firewall=1 from net%u (keep its other options, see "
 			   "`qm config %u`): qm set %u --net%u virtio=<MAC>,bridge=%s,firewall=0 "
@@ -133,13 +125,6 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 
 void doctor_host_fwbr_run(struct doctor_ctx *ctx)
 {
-	size_t i;
-
 	doctor_report_check(&ctx->report, "fwbr-hop");
-	for (i = 0; i < ctx->link_count; i++) {
-		const struct link_info *li = &ctx->links[i];
-
-		if (ctx->iface_count ? doctor_iface_selected(ctx, li->name) : path_is_tap(li))
-			check_tap(ctx, li);
-	}
+	doctor_for_each_tap(ctx, check_tap);
 }

@@ -25,16 +25,11 @@
 #include "doctor/doctor.h"
 #include "lib/sysfs.h"
 
-static bool is_kind(const struct link_info *li, const char *kind)
-{
-	return !strcmp(li->kind, kind);
-}
-
 static bool is_bridge_port(const struct doctor_ctx *ctx, const struct link_info *li)
 {
 	const struct link_info *m = li->master ? link_table_by_index(&ctx->table, li->master) : NULL;
 
-	return m && is_kind(m, "bridge");
+	return m && link_is_kind(m, "bridge");
 }
 
 static const char *role_of(const struct doctor_ctx *ctx, const struct link_info *li)
@@ -71,7 +66,7 @@ static void check_device(struct doctor_ctx *ctx, const struct link_info *li)
 	ethtool_features_free(&feats);
 	m = li->master ? link_table_by_index(&ctx->table, li->master) : NULL;
 
-	if (gro.found && !gro.active && !gro.fixed && !is_kind(li, "veth")) {
+	if (gro.found && !gro.active && !gro.fixed && !link_is_kind(li, "veth")) {
 		f = doctor_report_add(&ctx->report, "gro-off", DOCTOR_WARNING, li->name,
 				      "GRO is off: every received frame crosses the bridge and the "
 				      "vhost/tap path one by one");
@@ -132,7 +127,7 @@ void doctor_host_offload_run(struct doctor_ctx *ctx)
 			for (j = 0; j < p.egress_count; j++)
 				mark(ctx, want, p.egress[j]);
 		}
-		if (tap || (li->flags & 0x8 /* IFF_LOOPBACK */) || is_kind(li, "bridge"))
+		if (tap || (li->flags & 0x8 /* IFF_LOOPBACK */) || link_is_kind(li, "bridge"))
 			continue;
 		if (ctx->iface_count) {
 			if (doctor_iface_selected(ctx, li->name))
@@ -142,7 +137,7 @@ void doctor_host_offload_run(struct doctor_ctx *ctx)
 		}
 	}
 	for (i = 0; i < ctx->link_count; i++)
-		if (want[i] && !path_is_tap(&ctx->links[i]) && !is_kind(&ctx->links[i], "bridge"))
+		if (want[i] && !path_is_tap(&ctx->links[i]) && !link_is_kind(&ctx->links[i], "bridge"))
 			check_device(ctx, &ctx->links[i]);
 	free(want);
 }

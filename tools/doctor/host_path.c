@@ -13,18 +13,31 @@
 #include <string.h>
 
 #include "doctor/doctor.h"
+#include "lib/parse.h"
 #include "lib/vmm.h"
 
-/* host_gso_max_size=... on the VMM's command line: "auto", a number, or "" when absent. */
-static void vmm_prop(const struct vmm_info *v, const char *prop, char *buf, size_t len)
+/*
+ * host_gso_max_size=N on the -device bound to this tap's -netdev (another
+ * NIC of the same VM has its own path): the digits, or "" when absent or
+ * not a number.
+ */
+static void vmm_prop(const struct vmm_info *v, const char *tap, const char *prop, char *buf,
+		     size_t len)
 {
-	const char *p = v->cmdline ? strstr(v->cmdline, prop) : NULL;
+	uint64_t n;
 
-	buf[0] = '\0';
-	if (!p)
-		return;
-	p += strlen(prop);
-	snprintf(buf, len, "%.*s", (int)strcspn(p, ", "), p);
+	if (!vmm_tap_device_prop(v->args, v->args_len, tap, prop, buf, len) ||
+	    !parse_u64(buf, 0, UINT32_MAX, &n))
+		buf[0] = '\0';
+}
+
+/* host_gso_auto=on (QEMU takes on/yes/true for a bool property). */
+static bool vmm_auto(const struct vmm_info *v, const char *tap)
+{
+	char val[8];
+
+	return vmm_tap_device_prop(v->args, v->args_len, tap, "host_gso_auto", val, sizeof(val)) &&
+	       (!strcmp(val, "on") || !strcmp(val, "yes") || !strcmp(val, "true"));
 }
 
 static void egress_list(const struct path_limits *p, char *buf, size_t len)
@@ -51,11 +64,13 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 		return;
 
 	if (vmm_find_by_tap(tap->name, &vmm) == 0 && vmm.pid) {
-		vmm_prop(&vmm, "host_gso_max_size=", size_prop, sizeof(size_prop));
-		vmm_prop(&vmm, "host_gso_max_segs=", segs_prop, sizeof(segs_prop));
-		if (!size_prop[0] && !segs_prop[0]) {
+		bool gso_auto = vmm_auto(&vmm, tap->name);
+
+		vmm_prop(&vmm, tap->name, "host_gso_max_size", size_prop, sizeof(size_prop));
+		vmm_prop(&vmm, tap->name, "host_gso_max_segs", segs_prop, sizeof(segs_prop));
+		if (!size_prop[0] && !segs_prop[0] && !gso_auto) {
 			feature = "not_configured";
-		} else if (!strcmp(size_prop, "auto") ||
+		} else if (gso_auto ||
 			   ((!size_prop[0] || strtoul(size_prop, NULL, 10) <= p.max_size) &&
 			    (!segs_prop[0] || strtoul(segs_prop, NULL, 10) <= p.max_segs))) {
 			feature = "configured";
@@ -99,13 +114,6 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 
 void doctor_host_path_run(struct doctor_ctx *ctx)
 {
-	size_t i;
-
 	doctor_report_check(&ctx->report, "gso-path-limit");
-	for (i = 0; i < ctx->link_count; i++) {
-		const struct link_info *li = &ctx->links[i];
-
-		if (ctx->iface_count ? doctor_iface_selected(ctx, li->name) : path_is_tap(li))
-			check_tap(ctx, li);
-	}
+	doctor_for_each_tap(ctx, check_tap);
 }

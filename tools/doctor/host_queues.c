@@ -27,36 +27,6 @@
 #include "lib/sysfs.h"
 #include "lib/vmm.h"
 
-/* Proxmox names taps tap<VMID>i<N> for the VM's netN. */
-static bool proxmox_tap(const char *name, unsigned int *vmid, unsigned int *net)
-{
-	char tail;
-
-	return sscanf(name, "tap%ui%u%c", vmid, net, &tail) == 2;
-}
-
-/* The bridge the VM is attached to: the tap's master, or behind a fwbr hop the vmbr. */
-const char *doctor_vm_bridge(const struct doctor_ctx *ctx, const struct link_info *tap)
-{
-	const struct link_info *m = tap->master ? link_table_by_index(&ctx->table, tap->master) : NULL;
-	size_t i;
-
-	if (!m)
-		return "<bridge>";
-	for (i = 0; i < ctx->link_count; i++) {
-		const struct link_info *port = &ctx->links[i], *peer, *pm;
-
-		if (port->master != m->ifindex || strcmp(port->kind, "veth") || !port->lower ||
-		    port->lower_in_other_netns)
-			continue;
-		peer = link_table_by_index(&ctx->table, port->lower);
-		pm = peer && peer->master ? link_table_by_index(&ctx->table, peer->master) : NULL;
-		if (pm && !strcmp(pm->kind, "bridge"))
-			return pm->name;
-	}
-	return m->name;
-}
-
 static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 {
 	struct vmm_info vmm;
@@ -65,9 +35,11 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	enum doctor_severity sev;
 	char want[16], vectors[24];
 	const char *why;
-
 	unsigned int queues;
 
+	/* Only a tun/tap has tap queues (an IFACE argument may be anything). */
+	if (!link_is_kind(tap, "tun"))
+		return;
 	if (vmm_find_by_tap(tap->name, &vmm))
 		memset(&vmm, 0, sizeof(vmm));
 	if (tap->tun_multi_queue && (tap->present & LINK_HAS_TUN_QUEUES))
@@ -114,7 +86,7 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	doctor_ev_u64(f, "vcpus", vmm.vcpus);
 	doctor_ev_str(f, "vcpus_from", "%s", vmm_vcpu_source_name(vmm.vcpu_source));
 
-	if (proxmox_tap(tap->name, &vmid, &net)) {
+	if (vmm_proxmox_tap(tap->name, &vmid, &net)) {
 		doctor_fix(f, "Proxmox, with the VM shut down (keep net%u's other options, see "
 			   "`qm config %u`): qm shutdown %u && qm set %u --net%u virtio=<MAC>,bridge=%s,"
 			   "queues=%s && qm start %u", net, vmid, vmid, vmid, net,
@@ -129,15 +101,6 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 
 void doctor_host_queues_run(struct doctor_ctx *ctx)
 {
-	size_t i;
-
 	doctor_report_check(&ctx->report, "single-queue-tap");
-	for (i = 0; i < ctx->link_count; i++) {
-		const struct link_info *li = &ctx->links[i];
-
-		if (strcmp(li->kind, "tun"))
-			continue;
-		if (ctx->iface_count ? doctor_iface_selected(ctx, li->name) : path_is_tap(li))
-			check_tap(ctx, li);
-	}
+	doctor_for_each_tap(ctx, check_tap);
 }

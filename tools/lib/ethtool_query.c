@@ -69,22 +69,25 @@ void ethtool_features_free(struct ethtool_features *f)
 int ethtool_query_features(struct ethtool_query *q, const char *ifname,
 			   struct ethtool_features *f)
 {
-	struct {
-		struct ethtool_sset_info hdr;
-		uint32_t len;
-	} sset = { .hdr = { .cmd = ETHTOOL_GSSET_INFO, .sset_mask = 1ULL << ETH_SS_FEATURES } };
+	/* One set asked for: the reply's data[] holds one length (heap: a flexible array). */
+	struct ethtool_sset_info *sset = calloc(1, sizeof(*sset) + sizeof(sset->data[0]));
 	struct ethtool_gstrings *strings = NULL;
 	struct ethtool_gfeatures *feats = NULL;
 	unsigned int n, blocks, i;
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	ret = ethtool_ioctl(q, ifname, &sset);
+	if (!sset)
+		fail_errno("calloc");
+	sset->cmd = ETHTOOL_GSSET_INFO;
+	sset->sset_mask = 1ULL << ETH_SS_FEATURES;
+	ret = ethtool_ioctl(q, ifname, sset);
+	n = sset->data[0];
+	if (!ret && !(sset->sset_mask & (1ULL << ETH_SS_FEATURES)))
+		ret = -EOPNOTSUPP;
+	free(sset);
 	if (ret)
 		return ret;
-	if (!(sset.hdr.sset_mask & (1ULL << ETH_SS_FEATURES)))
-		return -EOPNOTSUPP;
-	n = sset.len;
 	blocks = (n + 31) / 32;
 
 	strings = calloc(1, sizeof(*strings) + (size_t)n * ETH_GSTRING_LEN);

@@ -13,6 +13,19 @@
 #define TCP_MIN_HLEN		20
 #define MAX_VLAN_TAGS		2
 #define MAX_IPV6_EXT_HDRS	8	/* bound the walk: a capture is untrusted input */
+#define IPV6_TLV_PAD1		0
+#define IPV6_TLV_JUMBO		0xc2	/* RFC 2675 Jumbo Payload option */
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* What a capture record says about a frame's length. */
+struct frame_lens {
+	uint32_t caplen;	/* bytes captured */
+	uint32_t wirelen;	/* bytes on the wire, at least caplen */
+};
 
 static uint16_t get_be16(const uint8_t *p)
 {
@@ -44,10 +57,16 @@ static uint32_t tcp_hlen(const uint8_t *data, uint32_t caplen, uint32_t tcp)
 	return hlen >= TCP_MIN_HLEN ? hlen : 0;
 }
 
-static enum frame_kind ipv4_tcp_payload(const uint8_t *data, uint32_t caplen,
+/* The frame's bytes from @l3 on, by its wire length; 0 if the wire length is too short. */
+static uint32_t wire_l3_len(const struct frame_lens *f, uint32_t l3)
+{
+	return f->wirelen > l3 ? f->wirelen - l3 : 0;
+}
+
+static enum frame_kind ipv4_tcp_payload(const uint8_t *data, const struct frame_lens *f,
 					uint32_t l3, uint32_t *payload)
 {
-	uint32_t ihl, tot_len, thl;
+	uint32_t ihl, tot_len, thl, caplen = f->caplen;
 
 	if (caplen < l3 + 20)
 		return FRAME_MALFORMED;
@@ -62,17 +81,48 @@ static enum frame_kind ipv4_tcp_payload(const uint8_t *data, uint32_t caplen,
 	if (ihl < 20)
 		return FRAME_MALFORMED;
 	thl = tcp_hlen(data, caplen, l3 + ihl);
-	/* tot_len 0 (IPv4 BIG TCP) or too small for its own headers: no length to trust. */
+	/*
+	 * IPv4 BIG TCP (Linux 6.3+, gso_ipv4_max_size above 65535): the
+	 * packet is longer than the 16-bit field holds, the kernel sets it
+	 * to 0, and the length is the packet's own (skb->len, the capture's
+	 * wire length).
+	 */
+	if (tot_len == 0)
+		tot_len = wire_l3_len(f, l3);
 	if (!thl || tot_len < ihl + thl)
 		return FRAME_MALFORMED;
 	*payload = tot_len - ihl - thl;
 	return FRAME_TCP;
 }
 
-static enum frame_kind ipv6_tcp_payload(const uint8_t *data, uint32_t caplen,
+/*
+ * The Jumbo Payload option's length in the hop-by-hop header at @off of
+ * @len bytes, or 0 if it has none.
+ */
+static uint32_t ipv6_jumbo_len(const uint8_t *data, uint32_t caplen, uint32_t off, uint32_t len)
+{
+	uint32_t opt = off + 2, end = off + len;
+
+	if (end > caplen)
+		return 0;
+	while (opt < end) {
+		if (data[opt] == IPV6_TLV_PAD1) {
+			opt++;
+			continue;
+		}
+		if (opt + 2 > end || opt + 2 + data[opt + 1] > end)
+			return 0;
+		if (data[opt] == IPV6_TLV_JUMBO && data[opt + 1] == 4)
+			return get_be32(data + opt + 2);
+		opt += 2 + data[opt + 1];
+	}
+	return 0;
+}
+
+static enum frame_kind ipv6_tcp_payload(const uint8_t *data, const struct frame_lens *f,
 					uint32_t l3, uint32_t *payload)
 {
-	uint32_t plen, off = l3 + IPV6_HLEN, ext = 0, thl;
+	uint32_t plen, off = l3 + IPV6_HLEN, ext = 0, thl, caplen = f->caplen;
 	uint8_t next;
 	int i;
 
@@ -89,6 +139,9 @@ static enum frame_kind ipv6_tcp_payload(const uint8_t *data, uint32_t caplen,
 		if (caplen < off + 2)
 			return FRAME_MALFORMED;
 		len = (data[off + 1] + 1u) * 8;
+		/* A jumbogram (RFC 2675): payload length 0, the length in the hop-by-hop header. */
+		if (i == 0 && next == 0 && plen == 0)
+			plen = ipv6_jumbo_len(data, caplen, off, len);
 		next = data[off];
 		off += len;
 		ext += len;
@@ -96,26 +149,32 @@ static enum frame_kind ipv6_tcp_payload(const uint8_t *data, uint32_t caplen,
 	if (next != IPPROTO_TCP_NUM)
 		return FRAME_OTHER;
 	thl = tcp_hlen(data, caplen, off);
-	/* plen 0 is a jumbogram (BIG TCP): its length is elsewhere; not handled. */
+	/*
+	 * Payload length 0 without a Jumbo option: IPv6 BIG TCP since Linux
+	 * 6.x sends no hop-by-hop header; the length is the packet's own.
+	 */
+	if (plen == 0)
+		plen = wire_l3_len(f, l3) > IPV6_HLEN ? wire_l3_len(f, l3) - IPV6_HLEN : 0;
 	if (!thl || plen < ext + thl)
 		return FRAME_MALFORMED;
 	*payload = plen - ext - thl;
 	return FRAME_TCP;
 }
 
-static enum frame_kind ip_tcp_payload(const uint8_t *data, uint32_t caplen, uint32_t l3,
-				      uint16_t proto, uint32_t *payload)
+static enum frame_kind ip_tcp_payload(const uint8_t *data, const struct frame_lens *f,
+				      uint32_t l3, uint16_t proto, uint32_t *payload)
 {
 	if (proto == ETH_P_IP)
-		return ipv4_tcp_payload(data, caplen, l3, payload);
+		return ipv4_tcp_payload(data, f, l3, payload);
 	if (proto == ETH_P_IPV6)
-		return ipv6_tcp_payload(data, caplen, l3, payload);
+		return ipv6_tcp_payload(data, f, l3, payload);
 	return FRAME_OTHER;
 }
 
 enum frame_kind frame_tcp_payload(int linktype, const uint8_t *data, uint32_t caplen,
-				  uint32_t *payload)
+				  uint32_t wirelen, uint32_t *payload)
 {
+	struct frame_lens f = { .caplen = caplen, .wirelen = wirelen > caplen ? wirelen : caplen };
 	uint32_t l3;
 	uint16_t proto;
 	int tags;
@@ -133,20 +192,20 @@ enum frame_kind frame_tcp_payload(int linktype, const uint8_t *data, uint32_t ca
 			proto = get_be16(data + l3 + 2);
 			l3 += 4;
 		}
-		return ip_tcp_payload(data, caplen, l3, proto, payload);
+		return ip_tcp_payload(data, &f, l3, proto, payload);
 	case FRAME_LINK_LINUX_SLL:
 		if (caplen < SLL_HLEN)
 			return FRAME_MALFORMED;
-		return ip_tcp_payload(data, caplen, SLL_HLEN, get_be16(data + 14), payload);
+		return ip_tcp_payload(data, &f, SLL_HLEN, get_be16(data + 14), payload);
 	case FRAME_LINK_LINUX_SLL2:
 		if (caplen < SLL2_HLEN)
 			return FRAME_MALFORMED;
-		return ip_tcp_payload(data, caplen, SLL2_HLEN, get_be16(data), payload);
+		return ip_tcp_payload(data, &f, SLL2_HLEN, get_be16(data), payload);
 	case FRAME_LINK_RAW:
 	case FRAME_LINK_RAW_ALT:
 		if (caplen < 1)
 			return FRAME_MALFORMED;
-		return ip_tcp_payload(data, caplen, 0,
+		return ip_tcp_payload(data, &f, 0,
 				      data[0] >> 4 == 6 ? ETH_P_IPV6 : ETH_P_IP, payload);
 	default:
 		return FRAME_OTHER;

@@ -4,8 +4,9 @@
  *
  * Captures for the payload histograms are taken with a small snap length
  * (tcpdump -s 200) and GSO frames are captured as one packet of up to
- * 64 KiB, so the payload length must come from the IPv4 total length or
- * the IPv6 payload length, never from the captured length.
+ * 64 KiB (BIG TCP: 512 KiB), so the payload length must come from the
+ * IPv4 total length or the IPv6 payload length, never from the captured
+ * length.
  */
 #ifndef GSO_TOOLS_FRAME_PARSE_H
 #define GSO_TOOLS_FRAME_PARSE_H
@@ -32,11 +33,15 @@ enum frame_linktype {
 bool frame_linktype_supported(int linktype);
 
 /*
- * Classify the frame of @caplen captured bytes and, for FRAME_TCP, store
+ * Classify the frame of @caplen captured bytes, @wirelen bytes long on the
+ * wire (the capture record's original length), and, for FRAME_TCP, store
  * the TCP payload length (IP length minus IP, extension and TCP headers)
  * in *payload.  IPv4 fragments other than the first count as FRAME_OTHER.
+ * BIG TCP packets, whose IP length field cannot hold their length (IPv4
+ * total length 0; IPv6 payload length 0, with or without a hop-by-hop
+ * Jumbo Payload option), are measured by the Jumbo option or @wirelen.
  */
 enum frame_kind frame_tcp_payload(int linktype, const uint8_t *data, uint32_t caplen,
-				  uint32_t *payload);
+				  uint32_t wirelen, uint32_t *payload);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <libmnl/libmnl.h>
 #include <linux/if_link.h>
@@ -13,167 +14,21 @@
 #include "link_query.h"
 
 /*
- * IFLA_GSO_IPV4_MAX_SIZE arrived in Linux 6.3, after the uapi headers of
- * Debian 12 (6.1).  Attribute numbers are ABI, so name it ourselves and
- * size the attribute table to hold it whatever the headers say.
+ * Receive buffer: a dump message batch is up to 32 KiB (the kernel's
+ * netlink_dump() allocates max(16 KiB, the reader's buffer) up to 32 KiB),
+ * and a recvmsg() into a smaller buffer truncates it (MSG_TRUNC).  libmnl
+ * 1.0.5 names it MNL_SOCKET_DUMP_SIZE; Debian 12's 1.0.4 does not.
  */
-#define LINK_IFLA_GSO_IPV4_MAX_SIZE	63
-#define LINK_IFLA_MAX	(IFLA_MAX > LINK_IFLA_GSO_IPV4_MAX_SIZE ? \
-			 IFLA_MAX : LINK_IFLA_GSO_IPV4_MAX_SIZE)
+#ifndef MNL_SOCKET_DUMP_SIZE
+#define MNL_SOCKET_DUMP_SIZE	32768
+#endif
 
-_Static_assert(IFLA_TSO_MAX_SEGS == 60, "uapi IFLA numbering differs from the ABI");
+/* A dump that a concurrent change interrupted (NLM_F_DUMP_INTR) is retried this often. */
+#define LINK_DUMP_TRIES		8
 
-static int link_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-	enum mnl_attr_data_type want;
-
-	/* Attributes newer than this table: not ours to read. */
-	if (mnl_attr_type_valid(attr, LINK_IFLA_MAX) < 0)
-		return MNL_CB_OK;
-
-	switch (type) {
-	case IFLA_IFNAME:
-		want = MNL_TYPE_NUL_STRING;
-		break;
-	case IFLA_LINKINFO:
-		want = MNL_TYPE_NESTED;
-		break;
-	case IFLA_MTU:
-	case IFLA_MASTER:
-	case IFLA_LINK:
-	case IFLA_LINK_NETNSID:
-	case IFLA_GSO_MAX_SIZE:
-	case IFLA_GSO_MAX_SEGS:
-	case IFLA_TSO_MAX_SIZE:
-	case IFLA_TSO_MAX_SEGS:
-	case LINK_IFLA_GSO_IPV4_MAX_SIZE:
-		want = MNL_TYPE_U32;
-		break;
-	default:
-		return MNL_CB_OK;
-	}
-	if (mnl_attr_validate(attr, want) < 0) {
-		/* A malformed attribute from the kernel: say so, ignore it. */
-		fprintf(stderr, "%s: ignoring malformed link attribute %d: %s\n",
-			fail_prog, type, strerror(errno));
-		return MNL_CB_OK;
-	}
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
-
-static int linkinfo_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-
-	if (mnl_attr_type_valid(attr, IFLA_INFO_MAX) < 0)
-		return MNL_CB_OK;
-	if (mnl_attr_get_type(attr) == IFLA_INFO_KIND &&
-	    mnl_attr_validate(attr, MNL_TYPE_STRING) >= 0)
-		tb[IFLA_INFO_KIND] = attr;
-	if (mnl_attr_get_type(attr) == IFLA_INFO_DATA &&
-	    mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
-		tb[IFLA_INFO_DATA] = attr;
-	return MNL_CB_OK;
-}
-
-static int tun_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, IFLA_TUN_MAX) < 0)
-		return MNL_CB_OK;
-	switch (type) {
-	case IFLA_TUN_MULTI_QUEUE:
-		if (mnl_attr_validate(attr, MNL_TYPE_U8) >= 0)
-			tb[type] = attr;
-		break;
-	case IFLA_TUN_NUM_QUEUES:
-	case IFLA_TUN_NUM_DISABLED_QUEUES:
-		if (mnl_attr_validate(attr, MNL_TYPE_U32) >= 0)
-			tb[type] = attr;
-		break;
-	}
-	return MNL_CB_OK;
-}
-
-/* A tun/tap's queue state (tun_fill_info()), when the kernel sends it. */
-static void tun_info_from_attr(const struct nlattr *data, struct link_info *li)
-{
-	const struct nlattr *tb[IFLA_TUN_MAX + 1] = { 0 };
-
-	mnl_attr_parse_nested(data, tun_attr_cb, tb);
-	if (tb[IFLA_TUN_MULTI_QUEUE])
-		li->tun_multi_queue = mnl_attr_get_u8(tb[IFLA_TUN_MULTI_QUEUE]);
-	/* Sent for multi_queue taps only (tun_fill_info()). */
-	if (!tb[IFLA_TUN_NUM_QUEUES])
-		return;
-	li->present |= LINK_HAS_TUN_QUEUES;
-	li->tun_num_queues = mnl_attr_get_u32(tb[IFLA_TUN_NUM_QUEUES]);
-	if (tb[IFLA_TUN_NUM_DISABLED_QUEUES])
-		li->tun_num_disabled_queues = mnl_attr_get_u32(tb[IFLA_TUN_NUM_DISABLED_QUEUES]);
-}
-
-static void copy_u32(const struct nlattr *attr, uint32_t *field,
-		     unsigned int *present, unsigned int bit)
-{
-	if (!attr)
-		return;
-	*field = mnl_attr_get_u32(attr);
-	*present |= bit;
-}
-
-static void link_info_from_nlh(const struct nlmsghdr *nlh, struct link_info *li)
-{
-	const struct nlattr *tb[LINK_IFLA_MAX + 1] = { 0 };
-	const struct ifinfomsg *ifm = mnl_nlmsg_get_payload(nlh);
-
-	memset(li, 0, sizeof(*li));
-	li->ifindex = ifm->ifi_index;
-	li->flags = ifm->ifi_flags;
-	li->type = ifm->ifi_type;
-	mnl_attr_parse(nlh, sizeof(*ifm), link_attr_cb, tb);
-
-	if (tb[IFLA_IFNAME])
-		snprintf(li->name, sizeof(li->name), "%s", mnl_attr_get_str(tb[IFLA_IFNAME]));
-	if (tb[IFLA_LINKINFO]) {
-		const struct nlattr *info[IFLA_INFO_MAX + 1] = { 0 };
-
-		mnl_attr_parse_nested(tb[IFLA_LINKINFO], linkinfo_attr_cb, info);
-		if (info[IFLA_INFO_KIND]) {
-			/* The kind is not always NUL-terminated: copy by length. */
-			size_t len = mnl_attr_get_payload_len(info[IFLA_INFO_KIND]);
-			const char *kind = mnl_attr_get_payload(info[IFLA_INFO_KIND]);
-
-			if (len >= sizeof(li->kind))
-				len = sizeof(li->kind) - 1;
-			memcpy(li->kind, kind, len);
-			li->kind[len] = '\0';
-		}
-		if (info[IFLA_INFO_DATA] && !strcmp(li->kind, "tun"))
-			tun_info_from_attr(info[IFLA_INFO_DATA], li);
-	}
-	if (tb[IFLA_MASTER])
-		li->master = mnl_attr_get_u32(tb[IFLA_MASTER]);
-	if (tb[IFLA_LINK])
-		li->lower = mnl_attr_get_u32(tb[IFLA_LINK]);
-	li->lower_in_other_netns = tb[IFLA_LINK_NETNSID] != NULL;
-
-	copy_u32(tb[IFLA_MTU], &li->mtu, &li->present, LINK_HAS_MTU);
-	copy_u32(tb[IFLA_GSO_MAX_SIZE], &li->gso_max_size, &li->present,
-		 LINK_HAS_GSO_MAX_SIZE);
-	copy_u32(tb[IFLA_GSO_MAX_SEGS], &li->gso_max_segs, &li->present,
-		 LINK_HAS_GSO_MAX_SEGS);
-	copy_u32(tb[LINK_IFLA_GSO_IPV4_MAX_SIZE], &li->gso_ipv4_max_size, &li->present,
-		 LINK_HAS_GSO_IPV4_MAX_SIZE);
-	copy_u32(tb[IFLA_TSO_MAX_SIZE], &li->tso_max_size, &li->present,
-		 LINK_HAS_TSO_MAX_SIZE);
-	copy_u32(tb[IFLA_TSO_MAX_SEGS], &li->tso_max_segs, &li->present,
-		 LINK_HAS_TSO_MAX_SEGS);
-}
+#ifndef RTEXT_FILTER_SKIP_STATS
+#define RTEXT_FILTER_SKIP_STATS	(1 << 3)
+#endif
 
 void link_query_init(struct link_query *q)
 {
@@ -193,11 +48,30 @@ void link_query_fini(struct link_query *q)
 	q->nl = NULL;
 }
 
-/* Send @nlh and run @cb over the replies until the ACK or the dump's end. */
+/* Whether the @len bytes at @buf hold the end of dump @seq (NLMSG_DONE, or an error). */
+static bool holds_dump_end(const char *buf, size_t len, unsigned int seq)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+	int left = (int)len;
+
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
+		if (nlh->nlmsg_seq == seq &&
+		    (nlh->nlmsg_type == NLMSG_DONE || nlh->nlmsg_type == NLMSG_ERROR))
+			return true;
+	return false;
+}
+
+/*
+ * Send @nlh and run @cb over the replies until the ACK or the dump's end.
+ * 0 or -errno; -EINTR: the dump was interrupted by a change (libmnl's
+ * mnl_cb_run() reports NLM_F_DUMP_INTR so).  The rest of an interrupted
+ * dump is read and dropped here, so the caller can ask again on the same
+ * socket (which stays in the network namespace it was opened in).
+ */
 static int link_query_run(struct link_query *q, struct nlmsghdr *nlh,
 			  mnl_cb_t cb, void *data)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[MNL_SOCKET_DUMP_SIZE];
 	unsigned int seq = nlh->nlmsg_seq;
 	ssize_t len;
 	int ret;
@@ -208,21 +82,30 @@ static int link_query_run(struct link_query *q, struct nlmsghdr *nlh,
 		len = mnl_socket_recvfrom(q->nl, buf, sizeof(buf));
 		if (len < 0)
 			fail_errno("mnl_socket_recvfrom");
-		ret = mnl_cb_run(buf, len, seq, q->portid, cb, data);
+		ret = mnl_cb_run(buf, (size_t)len, seq, q->portid, cb, data);
+		if (ret < 0 && errno == EINTR)
+			break;
 		if (ret < 0)
 			return -errno;
 		if (ret == MNL_CB_STOP)
 			return 0;
 	}
+	while (!holds_dump_end(buf, (size_t)len, seq)) {
+		len = mnl_socket_recvfrom(q->nl, buf, sizeof(buf));
+		if (len < 0)
+			fail_errno("mnl_socket_recvfrom");
+	}
+	return -EINTR;
 }
 
 static int link_one_cb(const struct nlmsghdr *nlh, void *data)
 {
-	if (nlh->nlmsg_type == RTM_NEWLINK)
-		link_info_from_nlh(nlh, data);
+	if (nlh->nlmsg_type == RTM_NEWLINK && link_info_parse(nlh, data))
+		memset(data, 0, sizeof(struct link_info));
 	return MNL_CB_OK;
 }
 
+/* RTM_GETLINK without the statistics (RTEXT_FILTER_SKIP_STATS): a third of each reply. */
 static struct nlmsghdr *link_request(struct link_query *q, char *buf, uint16_t flags)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -233,6 +116,7 @@ static struct nlmsghdr *link_request(struct link_query *q, char *buf, uint16_t f
 	nlh->nlmsg_seq = ++q->seq;
 	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
 	ifm->ifi_family = AF_UNSPEC;
+	mnl_attr_put_u32(nlh, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
 	return nlh;
 }
 
@@ -290,18 +174,22 @@ static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
 		list->links = links;
 		list->cap = cap;
 	}
-	link_info_from_nlh(nlh, &list->links[list->count++]);
+	/* A message too short for a link is skipped, not half-read. */
+	if (!link_info_parse(nlh, &list->links[list->count]))
+		list->count++;
 	return MNL_CB_OK;
 }
 
 int link_query_dump(struct link_query *q, struct link_info **links, size_t *count)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = link_request(q, buf, NLM_F_DUMP);
 	struct link_list list = { 0 };
-	int ret;
+	int ret = -EINTR, tries;
 
-	ret = link_query_run(q, nlh, link_dump_cb, &list);
+	for (tries = 0; tries < LINK_DUMP_TRIES && ret == -EINTR; tries++) {
+		list.count = 0;
+		ret = link_query_run(q, link_request(q, buf, NLM_F_DUMP), link_dump_cb, &list);
+	}
 	if (ret) {
 		free(list.links);
 		return ret;

@@ -16,8 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct mnl_socket;
+struct nlmsghdr;
 
 /* Which optional fields of struct link_info the kernel sent. */
 enum link_present {
@@ -52,6 +54,19 @@ struct link_info {
 	uint32_t tun_num_disabled_queues; /* IFLA_TUN_NUM_DISABLED_QUEUES */
 };
 
+/* Whether @li's IFLA_INFO_KIND is @kind ("bridge", "veth", "tun"; "" for none). */
+static inline bool link_is_kind(const struct link_info *li, const char *kind)
+{
+	return !strcmp(li->kind, kind);
+}
+
+/*
+ * Fill @li from one RTM_NEWLINK message (lib/link_parse.c).  Returns 0, or
+ * -EINVAL for a message too short for its struct ifinfomsg or without a
+ * valid ifindex; malformed attributes are skipped.  Pure: no socket.
+ */
+int link_info_parse(const struct nlmsghdr *nlh, struct link_info *li);
+
 struct link_query {
 	struct mnl_socket *nl;
 	unsigned int portid;
@@ -68,7 +83,8 @@ int link_query_by_index(struct link_query *q, int ifindex, struct link_info *out
 
 /*
  * All links of the current network namespace, in a malloc()ed array the
- * caller frees.  Returns 0 or -errno.
+ * caller frees.  Returns 0 or -errno.  A dump interrupted by a concurrent
+ * change (NLM_F_DUMP_INTR) is retried, a few times.
  */
 int link_query_dump(struct link_query *q, struct link_info **links, size_t *count);
 

@@ -18,6 +18,12 @@
 #include "nf_rules.h"
 #include "sysfs.h"
 
+/* As in link_query.c: a dump batch is up to 32 KiB; smaller buffers truncate it. */
+#ifndef MNL_SOCKET_DUMP_SIZE
+#define MNL_SOCKET_DUMP_SIZE	32768
+#endif
+#define NF_DUMP_TRIES		8	/* dumps interrupted by a rule change are retried */
+
 struct rule_scan {
 	const char *name;
 	size_t name_len;
@@ -28,7 +34,8 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct rule_scan *s = data;
 
-	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWRULE)
+	if (NFNL_MSG_TYPE(nlh->nlmsg_type) != NFT_MSG_NEWRULE ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct nfgenmsg))
 		return MNL_CB_OK;
 	s->out->rules++;
 	if (memmem(nlh, nlh->nlmsg_len, s->name, s->name_len))
@@ -36,9 +43,9 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int scan_nftables(struct rule_scan *s)
+static int scan_nftables_once(struct rule_scan *s)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[MNL_SOCKET_DUMP_SIZE];
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	struct nfgenmsg *nfg;
@@ -85,6 +92,20 @@ static int scan_nftables(struct rule_scan *s)
 	}
 out:
 	mnl_socket_close(nl);
+	return ret;
+}
+
+/* -EINTR from mnl_cb_run(): NLM_F_DUMP_INTR, the rule set changed during the dump. */
+static int scan_nftables(struct rule_scan *s)
+{
+	unsigned int rules = s->out->rules, matching = s->out->matching;
+	int ret = -EINTR, tries;
+
+	for (tries = 0; tries < NF_DUMP_TRIES && ret == -EINTR; tries++) {
+		s->out->rules = rules;
+		s->out->matching = matching;
+		ret = scan_nftables_once(s);
+	}
 	return ret;
 }
 

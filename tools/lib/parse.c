@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,14 @@ bool parse_seconds(const char *str, double max_s, double *out)
 	return true;
 }
 
+void parse_help_exit(const char *usage)
+{
+	fputs(usage, stdout);
+	if (fflush(stdout))
+		fail_errno("stdout");
+	exit(EXIT_SUCCESS);
+}
+
 void parse_json_iface_args(int argc, char **argv, const char *usage,
 			   bool iface_required, bool *json, const char **ifname)
 {
@@ -48,6 +57,8 @@ void parse_json_iface_args(int argc, char **argv, const char *usage,
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
 			*json = true;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			parse_help_exit(usage);
 		else if (argv[i][0] == '-')
 			fail_usage(usage, "unknown option '%s'", argv[i]);
 		else if (*ifname)

@@ -19,8 +19,11 @@ bool parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
  */
 bool parse_seconds(const char *str, double max_s, double *out);
 
+/* --help: @usage on stdout, exit status 0 (a usage error prints it on stderr, status 1). */
+_Noreturn void parse_help_exit(const char *usage);
+
 /*
- * The command line of the tools that take "[--json|-j] [IFACE]": sets
+ * The command line of the tools that take "[--json|-j] [--help] [IFACE]": sets
  * *json and *ifname (NULL when absent); a second IFACE or an unknown
  * option ends the program with USAGE.  IFACE is required when
  * iface_required is set.

@@ -84,49 +84,61 @@ const struct link_info *link_table_by_name(const struct link_table *t, const cha
 	return NULL;
 }
 
-static bool kind_is(const struct link_info *li, const char *kind)
-{
-	return !strcmp(li->kind, kind);
-}
-
 bool path_is_tap(const struct link_info *li)
 {
-	return (kind_is(li, "tun") && li->type == ARPHRD_ETHER_NUM) || kind_is(li, "macvtap");
+	return (link_is_kind(li, "tun") && li->type == ARPHRD_ETHER_NUM) ||
+	       link_is_kind(li, "macvtap");
 }
 
 static bool has_lower_device(const struct link_info *li)
 {
-	return kind_is(li, "vlan") || kind_is(li, "macvlan") || kind_is(li, "macvtap") ||
-	       kind_is(li, "ipvlan") || kind_is(li, "ipvtap");
+	return link_is_kind(li, "vlan") || link_is_kind(li, "macvlan") ||
+	       link_is_kind(li, "macvtap") || link_is_kind(li, "ipvlan") ||
+	       link_is_kind(li, "ipvtap");
 }
 
-static uint32_t min_u32(uint32_t a, uint32_t b)
+const struct link_info *link_table_peer_bridge(const struct link_table *t,
+					       const struct link_info *veth,
+					       const struct link_info **peer_out)
 {
-	return a < b ? a : b;
+	const struct link_info *peer, *bridge;
+
+	if (!link_is_kind(veth, "veth") || !veth->lower || veth->lower == veth->ifindex ||
+	    veth->lower_in_other_netns)
+		return NULL;
+	peer = link_table_by_index(t, veth->lower);
+	if (!peer || !peer->master)
+		return NULL;
+	bridge = link_table_by_index(t, peer->master);
+	if (!bridge || !link_is_kind(bridge, "bridge"))
+		return NULL;
+	if (peer_out)
+		*peer_out = peer;
+	return bridge;
+}
+
+/* @acc lowered to @val if the kernel reported the attribute (@bit). */
+static uint32_t min_reported(uint32_t acc, const struct link_info *li, unsigned int bit,
+			     uint32_t val)
+{
+	return (li->present & bit) && val < acc ? val : acc;
 }
 
 uint32_t path_device_max_size(const struct link_info *li)
 {
-	uint32_t size = UINT32_MAX;
+	uint32_t size = PATH_NO_SIZE_LIMIT;
 
-	if (li->present & LINK_HAS_GSO_MAX_SIZE)
-		size = min_u32(size, li->gso_max_size);
-	if (li->present & LINK_HAS_GSO_IPV4_MAX_SIZE)
-		size = min_u32(size, li->gso_ipv4_max_size);
-	if (li->present & LINK_HAS_TSO_MAX_SIZE)
-		size = min_u32(size, li->tso_max_size);
-	return min_u32(size, PATH_NO_SIZE_LIMIT);
+	size = min_reported(size, li, LINK_HAS_GSO_MAX_SIZE, li->gso_max_size);
+	size = min_reported(size, li, LINK_HAS_GSO_IPV4_MAX_SIZE, li->gso_ipv4_max_size);
+	return min_reported(size, li, LINK_HAS_TSO_MAX_SIZE, li->tso_max_size);
 }
 
 uint32_t path_device_max_segs(const struct link_info *li)
 {
-	uint32_t segs = UINT32_MAX;
+	uint32_t segs = PATH_NO_SEGS_LIMIT;
 
-	if (li->present & LINK_HAS_GSO_MAX_SEGS)
-		segs = min_u32(segs, li->gso_max_segs);
-	if (li->present & LINK_HAS_TSO_MAX_SEGS)
-		segs = min_u32(segs, li->tso_max_segs);
-	return min_u32(segs, PATH_NO_SEGS_LIMIT);
+	segs = min_reported(segs, li, LINK_HAS_GSO_MAX_SEGS, li->gso_max_segs);
+	return min_reported(segs, li, LINK_HAS_TSO_MAX_SEGS, li->tso_max_segs);
 }
 
 /* Add @ifindex to @set; false if it was there (a loop, or a shared lower) or @set is full. */
@@ -169,7 +181,7 @@ static void forward_through_bridge(struct path_walk *w, const struct link_info *
 /* Rule 2: @li transmits the frame; add it and whatever it passes the frame to. */
 static void expand_egress(struct path_walk *w, const struct link_info *li, int depth)
 {
-	const struct link_info *next;
+	const struct link_info *next, *bridge;
 	size_t i;
 
 	if (depth > PATH_MAX_DEPTH || !visit(&w->transmitting, li->ifindex))
@@ -182,20 +194,14 @@ static void expand_egress(struct path_walk *w, const struct link_info *li, int d
 		if (next)
 			expand_egress(w, next, depth + 1);
 	}
-	if (kind_is(li, "bond") || kind_is(li, "team") || kind_is(li, "bridge")) {
+	if (link_is_kind(li, "bond") || link_is_kind(li, "team") || link_is_kind(li, "bridge")) {
 		for (i = 0; i < w->t->count; i++)
 			if (w->t->links[i].master == li->ifindex)
 				expand_egress(w, &w->t->links[i], depth + 1);
 	}
-	if (kind_is(li, "veth") && li->lower && !li->lower_in_other_netns) {
-		next = link_table_by_index(w->t, li->lower);
-		if (next && next->master && visit(&w->entering, next->ifindex)) {
-			const struct link_info *m = link_table_by_index(w->t, next->master);
-
-			if (m && kind_is(m, "bridge"))
-				forward_through_bridge(w, next, m, depth + 1);
-		}
-	}
+	bridge = link_table_peer_bridge(w->t, li, &next);
+	if (bridge && visit(&w->entering, next->ifindex))
+		forward_through_bridge(w, next, bridge, depth + 1);
 }
 
 /* Rule 1: a frame received on bridge port @port leaves by the other ports. */
@@ -238,7 +244,7 @@ void path_limits_compute(const struct link_table *t, const struct link_info *sta
 		if (lower)
 			expand_egress(&w, lower, 1);
 	} else if (out->master) {
-		if (!kind_is(out->master, "bridge")) {
+		if (!link_is_kind(out->master, "bridge")) {
 			out->status = PATH_UNSUPPORTED_MASTER;
 			return;
 		}

@@ -59,6 +59,15 @@ struct link_table {
 const struct link_info *link_table_by_index(const struct link_table *t, int ifindex);
 const struct link_info *link_table_by_name(const struct link_table *t, const char *name);
 
+/*
+ * The bridge a frame sent into veth @veth continues in: the bridge whose
+ * port is the veth's peer, when that peer is in this namespace (Proxmox's
+ * fwln/fwpr firewall hop).  NULL otherwise; the peer in *peer_out if set.
+ */
+const struct link_info *link_table_peer_bridge(const struct link_table *t,
+					       const struct link_info *veth,
+					       const struct link_info **peer_out);
+
 /* Whether @li is a tap (kind tun, Ethernet type) or a macvtap. */
 bool path_is_tap(const struct link_info *li);
 

@@ -9,55 +9,63 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "sysfs.h"
 
 int sysfs_read(const char *path, char *buf, size_t len)
 {
 	size_t used = 0;
 	ssize_t n;
-	int fd;
+	int fd, ret = 0;
 
 	if (!len)
 		return -EINVAL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	while (used < len - 1) {
-		n = read(fd, buf + used, len - 1 - used);
+	/* Read up to one byte past the room: a longer file is an error, never a cut value. */
+	for (;;) {
+		char extra;
+
+		if (used < len - 1)
+			n = read(fd, buf + used, len - 1 - used);
+		else
+			n = read(fd, &extra, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			n = -errno;
-			close(fd);
-			return (int)n;
+			ret = -errno;
+			break;
 		}
 		if (n == 0)
 			break;
+		if (used == len - 1) {
+			ret = -EFBIG;
+			break;
+		}
 		used += (size_t)n;
 	}
 	close(fd);
-	buf[used] = '\0';
+	buf[ret ? 0 : used] = '\0';
+	if (ret)
+		return ret;
 	while (used && (buf[used - 1] == '\n' || buf[used - 1] == ' '))
 		buf[--used] = '\0';
 	return 0;
 }
 
+int sysfs_parse_u64(const char *text, uint64_t *val)
+{
+	/* Decimal only: "010" is ten, "0x10" is not a number (strtoull base 0 would say 8, 16). */
+	return parse_u64(text, 0, UINT64_MAX, val) ? 0 : -EINVAL;
+}
+
 int sysfs_read_u64(const char *path, uint64_t *val)
 {
-	char buf[64], *end;
-	unsigned long long v;
+	char buf[64];
 	int ret = sysfs_read(path, buf, sizeof(buf));
 
-	if (ret)
-		return ret;
-	if (!isdigit((unsigned char)buf[0]))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(buf, &end, 0);
-	if (errno || *end)
-		return -EINVAL;
-	*val = v;
-	return 0;
+	return ret ? ret : sysfs_parse_u64(buf, val);
 }
 
 static int netdev_path(char *path, size_t len, const char *ifname, const char *attr)
@@ -150,41 +158,54 @@ int sysfs_cpumask_any(const char *mask)
 	return digits ? any : -EINVAL;
 }
 
+/* A CPU number of a list: decimal, at most SYSFS_MAX_CPU.  Advances *p. */
+static bool cpulist_number(const char **p, unsigned long *out)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return false;
+	errno = 0;
+	*out = strtoul(*p, &end, 10);
+	if (errno || *out > SYSFS_MAX_CPU)
+		return false;
+	*p = end;
+	return true;
+}
+
 int sysfs_cpulist_count(const char *list)
 {
 	const char *p = list;
-	long count = 0;
+	unsigned long count = 0;
 
 	while (*p) {
-		char *end;
-		long a, b;
+		unsigned long a, b;
 
-		if (!isdigit((unsigned char)*p))
+		if (!cpulist_number(&p, &a))
 			return -EINVAL;
-		a = strtol(p, &end, 10);
 		b = a;
-		p = end;
 		if (*p == '-') {
 			p++;
-			if (!isdigit((unsigned char)*p))
+			if (!cpulist_number(&p, &b))
 				return -EINVAL;
-			b = strtol(p, &end, 10);
-			p = end;
 		}
 		if (b < a)
 			return -EINVAL;
+		/* Both are at most SYSFS_MAX_CPU: neither this nor the sum can wrap. */
 		count += b - a + 1;
-		if (*p == ',')
+		if (count > SYSFS_MAX_CPU + 1)
+			return -EINVAL;
+		if (*p == ',' && p[1])
 			p++;
 		else if (*p)
 			return -EINVAL;
 	}
-	return count > INT_MAX ? -EINVAL : (int)count;
+	return (int)count;
 }
 
 unsigned int sysfs_online_cpus(void)
 {
-	char buf[256];
+	char buf[4096];
 	int n;
 
 	if (sysfs_read("/sys/devices/system/cpu/online", buf, sizeof(buf)))

@@ -11,9 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Read a whole (small) file into @buf, NUL-terminated, trailing newline cut.  0 or -errno. */
+/*
+ * Read a whole (small) file into @buf, NUL-terminated, trailing newline
+ * cut.  0 or -errno; -EFBIG when the file does not fit in @len - 1 bytes
+ * (a cut value would be a wrong value).
+ */
 int sysfs_read(const char *path, char *buf, size_t len);
-/* A decimal (or 0x-hex) number from a file.  0 or -errno (-EINVAL: not a number). */
+/*
+ * A decimal number, as sysfs and procfs print their counters: no sign,
+ * no spaces, no 0x; a leading 0 does not mean octal.  0 or -EINVAL.
+ */
+int sysfs_parse_u64(const char *text, uint64_t *val);
+/* A decimal number from a file.  0 or -errno (-EINVAL: not a number). */
 int sysfs_read_u64(const char *path, uint64_t *val);
 
 /* /sys/class/net/IFNAME/ATTR as text or number. */
@@ -35,9 +44,15 @@ int sysfs_netdev_driver(const char *ifname, char *buf, size_t len);
  */
 int sysfs_cpumask_any(const char *mask);
 
+/* The largest CPU number a list may hold (the kernel's NR_CPUS is at most 8192 today). */
+#define SYSFS_MAX_CPU	65535ul
+
 /* Number of online CPUs from /sys/devices/system/cpu/online ("0-3,5"); 0 if unreadable. */
 unsigned int sysfs_online_cpus(void);
-/* Parse a CPU list ("0-3,5") into a count; -EINVAL on malformed input. */
+/*
+ * Parse a CPU list ("0-3,5") into a count; -EINVAL on malformed input, a
+ * CPU number above SYSFS_MAX_CPU, or a count above SYSFS_MAX_CPU + 1.
+ */
 int sysfs_cpulist_count(const char *list);
 
 #endif

@@ -12,20 +12,24 @@
 
 #include "lib/frame_build.h"
 #include "lib/frame_parse.h"
+#include "test/check.h"
 
-static int failures;
+/* The frame of @caplen bytes, @wirelen on the wire (0: @caplen plus the claimed payload). */
+static void check_frame_wire(const char *what, int linktype, const uint8_t *data,
+			     uint32_t caplen, uint32_t wirelen, enum frame_kind want_kind,
+			     uint32_t want_payload)
+{
+	uint32_t payload = 0xdeadbeef;
+	enum frame_kind kind = frame_tcp_payload(linktype, data, caplen, wirelen, &payload);
+
+	check(kind == want_kind && (kind != FRAME_TCP || payload == want_payload),
+	      "%s (kind %d payload %u)", what, kind, kind == FRAME_TCP ? payload : 0);
+}
 
 static void check_frame(const char *what, int linktype, const uint8_t *data,
 			uint32_t caplen, enum frame_kind want_kind, uint32_t want_payload)
 {
-	uint32_t payload = 0xdeadbeef;
-	enum frame_kind kind = frame_tcp_payload(linktype, data, caplen, &payload);
-	int ok = kind == want_kind && (kind != FRAME_TCP || payload == want_payload);
-
-	printf("%s: %s (kind %d payload %u)\n", ok ? "ok" : "FAIL", what, kind,
-	       kind == FRAME_TCP ? payload : 0);
-	if (!ok)
-		failures++;
+	check_frame_wire(what, linktype, data, caplen, caplen, want_kind, want_payload);
 }
 
 int main(void)
@@ -43,10 +47,8 @@ int main(void)
 		snprintf(what, sizeof(what), "IPv6 payload %u", sizes[i]);
 		check_frame(what, FRAME_LINK_ETHERNET, f, len, FRAME_TCP, sizes[i]);
 	}
-	if (frame_build(f, FRAME_BUILD_TCP4, 65484) != 0) {
-		printf("FAIL: frame_build accepted an IPv4 payload beyond the 16-bit length\n");
-		failures++;
-	}
+	check(frame_build(f, FRAME_BUILD_TCP4, 65484) == 0,
+	      "frame_build refuses an IPv4 payload beyond the 16-bit length");
 
 	len = frame_build(f, FRAME_BUILD_UDP4, 100);
 	check_frame("UDP is not TCP", FRAME_LINK_ETHERNET, f, len, FRAME_OTHER, 0);
@@ -105,5 +107,40 @@ int main(void)
 
 	check_frame("unknown link type", 9999, f, len, FRAME_OTHER, 0);
 
-	return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+	/* IPv4 BIG TCP: total length 0, the length is the wire length. */
+	len = frame_build(f, FRAME_BUILD_TCP4, 1448);
+	f[14 + 2] = f[14 + 3] = 0;
+	check_frame_wire("IPv4 BIG TCP (total length 0)", FRAME_LINK_ETHERNET, f, len,
+			 14 + 20 + 32 + 185000, FRAME_TCP, 185000);
+	check_frame_wire("IPv4 total length 0, only headers on the wire", FRAME_LINK_ETHERNET,
+			 f, len, len, FRAME_TCP, 0);
+
+	/* IPv6 BIG TCP without a hop-by-hop header (Linux 6.x): payload length 0. */
+	len = frame_build(f, FRAME_BUILD_TCP6, 1428);
+	f[14 + 4] = f[14 + 5] = 0;
+	check_frame_wire("IPv6 BIG TCP (payload length 0)", FRAME_LINK_ETHERNET, f, len,
+			 14 + 40 + 32 + 185000, FRAME_TCP, 185000);
+
+	/* An RFC 2675 jumbogram: hop-by-hop header with the Jumbo Payload option. */
+	len = frame_build(f, FRAME_BUILD_TCP6, 1428);
+	memcpy(g, f, 14 + 40);
+	g[14 + 4] = g[14 + 5] = 0;
+	g[14 + 6] = 0;				/* next header: hop-by-hop */
+	memset(g + 54, 0, 8);
+	g[54] = 6;				/* then TCP */
+	g[55] = 0;				/* 8 bytes */
+	g[56] = 0xc2;				/* Jumbo Payload */
+	g[57] = 4;
+	g[58] = 0x00;				/* 8 + 32 + 200000 = 0x00030d68 */
+	g[59] = 0x03;
+	g[60] = 0x0d;
+	g[61] = 0x68;
+	memcpy(g + 62, f + 54, len - 54);
+	check_frame_wire("IPv6 jumbogram (Jumbo Payload option)", FRAME_LINK_ETHERNET, g,
+			 len + 8, 14 + 40 + 8 + 32 + 200000, FRAME_TCP, 200000);
+	g[57] = 3;				/* a bad option length: no jumbo length */
+	check_frame_wire("IPv6 jumbogram with a broken option: the wire length", FRAME_LINK_ETHERNET,
+			 g, len + 8, 14 + 40 + 8 + 32 + 1000, FRAME_TCP, 1000);
+
+	return check_exit_status();
 }

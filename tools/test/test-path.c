@@ -10,11 +10,10 @@
 #include <string.h>
 
 #include "lib/path_limits.h"
+#include "test/check.h"
 
 #define ALL_LIMITS (LINK_HAS_GSO_MAX_SIZE | LINK_HAS_GSO_MAX_SEGS | \
 		    LINK_HAS_GSO_IPV4_MAX_SIZE | LINK_HAS_TSO_MAX_SIZE | LINK_HAS_TSO_MAX_SEGS)
-
-static int failures;
 
 /* A device with default limits (65536 / 65535, tso 524280 as veth has). */
 static struct link_info dev(int ifindex, const char *name, const char *kind, int master,
@@ -47,7 +46,7 @@ static void check_path(const char *what, struct link_info *links, size_t count,
 	struct path_limits p;
 	char egress[256] = "";
 	size_t i;
-	int ok;
+	bool ok;
 
 	path_limits_compute(&t, link_table_by_name(&t, start), &p);
 	for (i = 0; i < p.egress_count; i++) {
@@ -57,10 +56,8 @@ static void check_path(const char *what, struct link_info *links, size_t count,
 	}
 	ok = !strcmp(path_status_name(p.status), want_status) && p.max_size == want_size &&
 	     p.max_segs == want_segs && !strcmp(egress, want_egress);
-	printf("%s: %s (status %s size %u segs %u egress [%s])\n", ok ? "ok" : "FAIL", what,
-	       path_status_name(p.status), p.max_size, p.max_segs, egress);
-	if (!ok)
-		failures++;
+	check(ok, "%s (status %s size %u segs %u egress [%s])", what,
+	      path_status_name(p.status), p.max_size, p.max_segs, egress);
 }
 
 int main(void)
@@ -138,11 +135,13 @@ int main(void)
 
 	/* A tap is kind tun with Ethernet type; a tun (type NONE) is not. */
 	other[0].type = 65534;
-	if (path_is_tap(&other[0]) || !path_is_tap(&other[2]) || !path_is_tap(&mvt[1])) {
-		printf("FAIL: path_is_tap\n");
-		failures++;
-	} else {
-		printf("ok: path_is_tap tells tap from tun\n");
-	}
-	return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+	check(!path_is_tap(&other[0]) && path_is_tap(&other[2]) && path_is_tap(&mvt[1]),
+	      "path_is_tap tells tap from tun");
+
+	/* The firewall hop's veth leads into vmbr0; a veth looped into its own bridge too. */
+	check(link_table_peer_bridge(&(struct link_table){ fwbr, 7 }, &fwbr[2], NULL) == &fwbr[4],
+	      "peer bridge: fwln's peer is a port of vmbr0");
+	check(!link_table_peer_bridge(&(struct link_table){ fwbr, 7 }, &fwbr[5], NULL),
+	      "peer bridge: not a veth");
+	return check_exit_status();
 }

@@ -1,24 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit test of the pure parsers gso-doctor relies on: softnet_stat lines
- * (with and without the CPU column, u32 wrap in deltas), CPU lists and
- * masks as sysfs prints them, and QEMU's -smp argument.
+ * Unit test of the pure parsers of procfs and sysfs text: softnet_stat
+ * lines (with and without the CPU column, u32 wrap in deltas), CPU lists
+ * and masks as sysfs prints them, and decimal counters.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lib/softnet.h"
 #include "lib/sysfs.h"
-#include "lib/vmm.h"
-
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
-	if (!ok)
-		failures++;
-}
+#include "test/check.h"
 
 static void test_softnet(void)
 {
@@ -69,23 +61,36 @@ static void test_cpus(void)
 	check(sysfs_cpumask_any("0") == 0, "cpumask: 0");
 	check(sysfs_cpumask_any("00000000,00000003") == 1, "cpumask: 3");
 	check(sysfs_cpumask_any("") < 0 && sysfs_cpumask_any("0x3") < 0, "cpumask: malformed");
+	/* Near LONG_MAX the old signed arithmetic overflowed: now out of range. */
+	check(sysfs_cpulist_count("0-9223372036854775807") < 0, "cpulist: range to LONG_MAX");
+	check(sysfs_cpulist_count("9223372036854775806-9223372036854775807") < 0,
+	      "cpulist: CPU numbers near LONG_MAX");
+	check(sysfs_cpulist_count("99999999999999999999999") < 0, "cpulist: beyond ULONG_MAX");
+	check(sysfs_cpulist_count("0-65535") == 65536, "cpulist: the largest allowed range");
+	check(sysfs_cpulist_count("0-65535,0-1") < 0, "cpulist: count above the cap");
+	check(sysfs_cpulist_count("0-3,") < 0 && sysfs_cpulist_count(",0") < 0,
+	      "cpulist: empty items");
+	check(sysfs_cpulist_count("") == 0, "cpulist: empty");
 }
 
-static void test_smp(void)
+static void test_numbers(void)
 {
-	check(vmm_parse_smp("4") == 4, "smp: 4");
-	check(vmm_parse_smp("6,sockets=1,cores=6,maxcpus=6") == 6, "smp: Proxmox form");
-	check(vmm_parse_smp("sockets=1,cpus=8,cores=8") == 8, "smp: cpus=8 later in the list");
-	check(vmm_parse_smp("sockets=2,cores=2") == 0, "smp: no count given");
-	check(vmm_parse_smp("") == 0, "smp: empty");
+	uint64_t v = 1;
+
+	check(!sysfs_parse_u64("010", &v) && v == 10, "number: 010 is decimal ten");
+	check(sysfs_parse_u64("0x10", &v) < 0, "number: no hex");
+	check(!sysfs_parse_u64("18446744073709551615", &v) && v == UINT64_MAX,
+	      "number: UINT64_MAX");
+	check(sysfs_parse_u64("18446744073709551616", &v) < 0, "number: beyond UINT64_MAX");
+	check(sysfs_parse_u64("-1", &v) < 0 && sysfs_parse_u64(" 1", &v) < 0 &&
+	      sysfs_parse_u64("1 ", &v) < 0 && sysfs_parse_u64("", &v) < 0,
+	      "number: signs, spaces, empty");
 }
 
 int main(void)
 {
 	test_softnet();
 	test_cpus();
-	test_smp();
-	if (failures)
-		printf("FAIL: %d check(s) failed\n", failures);
-	return failures ? 1 : 0;
+	test_numbers();
+	return check_exit_status();
 }

@@ -36,6 +36,9 @@ int main(int argc, char **argv)
 	int i;
 
 	fail_prog = "pcap-synth";
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			parse_help_exit(usage);
 	if (argc < 3)
 		fail_usage(usage, "need OUT.pcap and at least one PROTO:SIZE:COUNT");
 	pcap = pcap_open_dead(DLT_EN10MB, 200);

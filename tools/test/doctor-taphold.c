@@ -54,7 +54,9 @@ int main(int argc, char **argv)
 
 	fail_prog = "doctor-taphold";
 	for (; argi < argc; argi++) {
-		if (!strcmp(argv[argi], "--multi-queue"))
+		if (!strcmp(argv[argi], "--help") || !strcmp(argv[argi], "-h"))
+			parse_help_exit(usage);
+		else if (!strcmp(argv[argi], "--multi-queue"))
 			mq = true;
 		else if (!strcmp(argv[argi], "--drip-ms") && argi + 1 < argc &&
 			 parse_u64(argv[argi + 1], 1, 10000, &drip_ms))
