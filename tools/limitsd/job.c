@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One QMP conversation that sets one tap's limits, driven by the event
+ * loop without ever blocking it: a hung or busy QEMU costs its own
+ * timeout, never another VM's update.
+ *
+ * Over a unix socket (Proxmox, plain -qmp): connect, read the greeting,
+ * qmp_capabilities, then the commands one at a time, each reply awaited
+ * with a timeout and events in between skipped.  Over libvirt: one
+ * `virsh qemu-monitor-command DOMAIN --pretty JSON` per command, its
+ * stdout read the same way (virsh prints QEMU's reply, errors included).
+ *
+ * Commands: qom-list /machine/peripheral-anon and qom-get ... netdev
+ * (only for a device without id), then
+ *   {"execute":"qom-set","arguments":{"path":P,"property":"host-gso-limits",
+ *    "value":{"size":N,"segs":M}}}
+ * on the device, or on its virtio-backend child if the property is not
+ * found on the proxy.  Not found on either: the device does not offer the
+ * feature; logged once and not retried until that QEMU is replaced.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "lib/clock.h"
+#include "lib/json_value.h"
+#include "limitsd.h"
+
+_Static_assert(sizeof(((struct sockaddr_un *)0)->sun_path) ==
+	       sizeof(((struct endpoint *)0)->socket), "QMP socket paths are sun_path-sized");
+
+#define JOB_RBUF	65536
+#define JOB_MAX_CANDIDATES	32
+#define JOB_MAX		256
+
+enum job_step { STEP_LIST, STEP_GET_NETDEV, STEP_SET };
+enum job_phase { PH_GREETING, PH_CAPS, PH_REPLY, PH_VIRSH_READ, PH_VIRSH_REAP };
+
+struct job {
+	struct tap *tap;
+	int fd;
+	pid_t child;			/* virsh */
+	enum job_phase phase;
+	enum job_step step;
+	double deadline;
+	uint32_t size, segs;		/* what this conversation sets */
+	char rbuf[JOB_RBUF];
+	size_t rlen;
+	char wbuf[2048];
+	size_t wlen, woff;
+	char *cand[JOB_MAX_CANDIDATES];	/* anonymous virtio-net devices */
+	size_t ncand, icand;
+	bool tried_backend;
+	unsigned int seq;
+	double reap_check;		/* PH_VIRSH_REAP: next waitpid() */
+};
+
+static struct job *jobs[JOB_MAX];
+static unsigned int njobs;
+
+unsigned int job_count(void)
+{
+	return njobs;
+}
+
+struct job *job_at(unsigned int i)
+{
+	return i < njobs ? jobs[i] : NULL;
+}
+
+int job_fd(const struct job *j)
+{
+	return j->fd;
+}
+
+short job_events(const struct job *j)
+{
+	return (short)(j->wlen > j->woff ? POLLOUT : POLLIN);
+}
+
+double job_deadline(const struct job *j)
+{
+	/* virsh closed its stdout but has not exited yet: look again soon. */
+	if (j->phase == PH_VIRSH_REAP && j->reap_check < j->deadline)
+		return j->reap_check;
+	return j->deadline;
+}
+
+static void job_free(struct job *j)
+{
+	unsigned int i;
+	size_t k;
+
+	if (j->fd >= 0)
+		close(j->fd);
+	if (j->child > 0) {
+		kill(j->child, SIGKILL);
+		waitpid(j->child, NULL, 0);
+	}
+	for (k = 0; k < j->ncand; k++)
+		free(j->cand[k]);
+	for (i = 0; i < njobs; i++)
+		if (jobs[i] == j) {
+			jobs[i] = jobs[--njobs];
+			break;
+		}
+	if (j->tap)
+		j->tap->job = NULL;
+	free(j);
+}
+
+void job_cancel(struct job *j)
+{
+	if (j->tap)
+		j->tap->job = NULL;
+	j->tap = NULL;
+	job_free(j);
+}
+
+static const char *tap_label(const struct tap *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", t->ns->name, t->ns->name[0] ? "/" : "", t->ifname);
+	return buf;
+}
+
+/* QEMU or the way to it did not answer: try again later, with back-off. */
+static void job_retry(struct job *j, double now, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void job_retry(struct job *j, double now, const char *fmt, ...)
+{
+	struct tap *t = j->tap;
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ld_count.failures++;
+	if (t) {
+		t->backoff_s = t->backoff_s ? t->backoff_s * 2 : 1;
+		if (t->backoff_s > ld_cfg.retry_max_s)
+			t->backoff_s = ld_cfg.retry_max_s;
+		t->retry_at = now + t->backoff_s;
+		t->want_sync = !ld_cfg.once;
+		tap_set_state(t, TAP_RETRY, "%s; %s", msg,
+			      ld_cfg.once ? "not retried (--once)" : "will retry");
+	}
+	job_free(j);
+}
+
+/* QEMU answered no: not retried until the VM or the value changes. */
+static void job_refused(struct job *j, enum tap_state s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void job_refused(struct job *j, enum tap_state s, const char *fmt, ...)
+{
+	struct tap *t = j->tap;
+	char msg[220];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ld_count.failures++;
+	if (t) {
+		t->want_sync = false;
+		/* Remember the value refused, so the same one is not offered again. */
+		t->applied = false;
+		t->applied_size = j->size;
+		t->applied_segs = j->segs;
+		tap_set_state(t, s, "%s", msg);
+	}
+	job_free(j);
+}
+
+static void job_done(struct job *j)
+{
+	struct tap *t = j->tap;
+	char label[96], where[600];
+
+	ld_count.sets++;
+	if (t) {
+		t->applied = true;
+		t->applied_size = j->size;
+		t->applied_segs = j->segs;
+		t->backoff_s = 0;
+		endpoint_describe(&t->ep, where, sizeof(where));
+		ld_log("%s: set size %u segs %u (path limit from %s) via %s%s",
+		       tap_label(t, label, sizeof(label)), j->size, j->segs,
+		       t->size_from[0] ? t->size_from : "-", where,
+		       t->ep.backend ? "/virtio-backend" : "");
+		tap_set_state(t, TAP_SYNCED, NULL);
+		/* The path moved while we talked: go again. */
+		t->want_sync = t->status == PATH_OK && (t->size != j->size || t->segs != j->segs);
+	}
+	job_free(j);
+}
+
+static bool queue_text(struct job *j, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (n + 1 > sizeof(j->wbuf))
+		return false;
+	memcpy(j->wbuf, text, n);
+	j->wbuf[n++] = '\n';
+	j->wlen = n;
+	j->woff = 0;
+	ld_count.qmp_commands++;
+	if (j->tap)
+		j->tap->commands++;
+	return true;
+}
+
+/* The JSON of the current step's command. */
+static void step_command(struct job *j, char *buf, size_t len)
+{
+	const struct endpoint *ep = &j->tap->ep;
+
+	switch (j->step) {
+	case STEP_LIST:
+		snprintf(buf, len, "{\"execute\":\"qom-list\",\"arguments\":"
+			 "{\"path\":\"/machine/peripheral-anon\"},\"id\":%u}", ++j->seq);
+		break;
+	case STEP_GET_NETDEV:
+		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
+			 "\"property\":\"netdev\"},\"id\":%u}", j->cand[j->icand], ++j->seq);
+		break;
+	case STEP_SET:
+		snprintf(buf, len, "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"%s%s\","
+			 "\"property\":\"host-gso-limits\",\"value\":{\"size\":%u,\"segs\":%u}},"
+			 "\"id\":%u}", ep->qom, ep->backend ? "/virtio-backend" : "",
+			 j->size, j->segs, ++j->seq);
+		break;
+	}
+}
+
+/* Whether @s holds only characters a QOM path or id needs (it goes into JSON unescaped). */
+static bool plain_text(const char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20)
+			return false;
+	return true;
+}
+
+static void flush_write(struct job *j, double now);
+static bool virsh_run(struct job *j, const char *json, double now);
+
+static void send_step(struct job *j, double now)
+{
+	char cmd[1536];
+
+	step_command(j, cmd, sizeof(cmd));
+	j->deadline = now + ld_cfg.qmp_timeout_s;
+	if (j->tap->ep.kind == EP_LIBVIRT) {
+		if (!virsh_run(j, cmd, now))
+			job_retry(j, now, "cannot run %s: %s", ld_cfg.virsh, strerror(errno));
+		return;
+	}
+	queue_text(j, cmd);
+	j->phase = PH_REPLY;
+	flush_write(j, now);
+}
+
+/* A reply to the current step: the next step, or the end. */
+static void step_reply(struct job *j, const struct jv *msg, double now)
+{
+	struct tap *t = j->tap;
+	const struct jv *ret = jv_get(msg, "return"), *err = jv_get(msg, "error");
+	const char *cls = jv_get_string(err, "class"), *desc = jv_get_string(err, "desc");
+	size_t i;
+
+	if (!ret && !err) {
+		job_retry(j, now, "QMP reply without return or error");
+		return;
+	}
+	switch (j->step) {
+	case STEP_LIST:
+		if (err || ret->type != JV_ARRAY) {
+			job_refused(j, TAP_FAILED, "qom-list /machine/peripheral-anon: %s",
+				    desc ? desc : "not a list");
+			return;
+		}
+		for (i = 0; i < ret->count && j->ncand < JOB_MAX_CANDIDATES; i++) {
+			const char *name = jv_get_string(&ret->items[i], "name");
+			const char *type = jv_get_string(&ret->items[i], "type");
+			char path[QEMU_OPT_MAX + 64];
+
+			if (!name || !type || strncmp(type, "child<virtio-net", 16) ||
+			    !plain_text(name))
+				continue;
+			snprintf(path, sizeof(path), "/machine/peripheral-anon/%s", name);
+			j->cand[j->ncand++] = strdup(path);
+			if (!j->cand[j->ncand - 1])
+				fail_errno("strdup");
+		}
+		if (!j->ncand) {
+			job_refused(j, TAP_FAILED, "no anonymous virtio-net device in QEMU");
+			return;
+		}
+		j->step = STEP_GET_NETDEV;
+		j->icand = 0;
+		break;
+	case STEP_GET_NETDEV:
+		if (ret && ret->type == JV_STRING && !strcmp(ret->string, t->ep.netdev)) {
+			snprintf(t->ep.qom, sizeof(t->ep.qom), "%s", j->cand[j->icand]);
+			j->step = STEP_SET;
+		} else if (++j->icand == j->ncand) {
+			job_refused(j, TAP_FAILED, "no virtio-net device with netdev %s", t->ep.netdev);
+			return;
+		}
+		break;
+	case STEP_SET:
+		if (ret) {
+			job_done(j);
+			return;
+		}
+		if (cls && !strcmp(cls, "GenericError") && desc && strstr(desc, "not found") &&
+		    strstr(desc, "host-gso-limits")) {
+			if (!j->tried_backend) {
+				/* The property may live on the virtio device under the proxy. */
+				j->tried_backend = true;
+				t->ep.backend = !t->ep.backend;
+				break;
+			}
+			t->ep.backend = false;
+			job_refused(j, TAP_UNSUPPORTED,
+				    "%s has no host-gso-limits property (QEMU without the GSO limits "
+				    "feature, or the device was started without it): %s",
+				    t->ep.qom, desc);
+			return;
+		}
+		if (cls && !strcmp(cls, "DeviceNotFound") && !t->ep.device_id[0])
+			t->ep.qom[0] = '\0';	/* an anonymous device moved: look again next time */
+		job_refused(j, TAP_FAILED, "QEMU refused qom-set %s: %s: %s", t->ep.qom,
+			    cls ? cls : "?", desc ? desc : "?");
+		return;
+	}
+	send_step(j, now);
+}
+
+/* One complete message from a socket conversation. */
+static void socket_message(struct job *j, const struct jv *msg, double now)
+{
+	if (jv_get(msg, "event"))
+		return;	/* asynchronous events come whenever QEMU likes */
+	switch (j->phase) {
+	case PH_GREETING:
+		if (!jv_get(msg, "QMP")) {
+			job_retry(j, now, "%s: no QMP greeting", j->tap->ep.socket);
+			return;
+		}
+		queue_text(j, "{\"execute\":\"qmp_capabilities\"}");
+		j->phase = PH_CAPS;
+		j->deadline = now + ld_cfg.qmp_timeout_s;
+		flush_write(j, now);
+		return;
+	case PH_CAPS:
+		if (!jv_get(msg, "return")) {
+			job_retry(j, now, "%s: qmp_capabilities refused", j->tap->ep.socket);
+			return;
+		}
+		send_step(j, now);
+		return;
+	case PH_REPLY:
+		step_reply(j, msg, now);
+		return;
+	default:
+		return;
+	}
+}
+
+static void flush_write(struct job *j, double now)
+{
+	while (j->woff < j->wlen) {
+		ssize_t n = send(j->fd, j->wbuf + j->woff, j->wlen - j->woff,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				return;	/* POLLOUT will bring us back */
+			job_retry(j, now, "%s: %s", j->tap->ep.socket, strerror(errno));
+			return;
+		}
+		j->woff += (size_t)n;
+	}
+}
+
+static bool virsh_run(struct job *j, const char *json, double now)
+{
+	int pipefd[2];
+	pid_t pid;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return false;
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return false;
+	}
+	if (!pid) {
+		int devnull = open("/dev/null", O_RDONLY);
+
+		if (devnull >= 0)
+			dup2(devnull, STDIN_FILENO);
+		dup2(pipefd[1], STDOUT_FILENO);
+		execlp(ld_cfg.virsh, ld_cfg.virsh, "qemu-monitor-command", j->tap->ep.domain,
+		       "--pretty", json, (char *)NULL);
+		fprintf(stderr, "gso-limitsd: exec %s: %s\n", ld_cfg.virsh, strerror(errno));
+		_exit(127);
+	}
+	close(pipefd[1]);
+	fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+	if (j->fd >= 0)
+		close(j->fd);
+	j->fd = pipefd[0];
+	j->child = pid;
+	j->rlen = 0;
+	j->phase = PH_VIRSH_READ;
+	j->deadline = now + ld_cfg.qmp_timeout_s;
+	ld_count.qmp_connects++;
+	ld_count.qmp_commands++;
+	j->tap->commands++;
+	return true;
+}
+
+static void virsh_finish(struct job *j, int status, double now)
+{
+	struct jv *msg;
+
+	j->child = 0;
+	if (j->fd >= 0)
+		close(j->fd);
+	j->fd = -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		job_retry(j, now, "%s qemu-monitor-command %s failed (status %d)", ld_cfg.virsh,
+			  j->tap->ep.domain, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return;
+	}
+	msg = jv_parse(j->rbuf, j->rlen);
+	if (!msg) {
+		job_retry(j, now, "virsh printed no QMP reply");
+		return;
+	}
+	step_reply(j, msg, now);
+	jv_free(msg);
+}
+
+static void virsh_reap(struct job *j, double now)
+{
+	int status;
+	pid_t r = waitpid(j->child, &status, WNOHANG);
+
+	if (r == j->child) {
+		virsh_finish(j, status, now);
+		return;
+	}
+	/* stdout closed, not exited yet: poll waitpid() from the timer, not the fd. */
+	close(j->fd);
+	j->fd = -1;
+	j->phase = PH_VIRSH_REAP;
+	j->reap_check = now + 0.005;
+}
+
+void job_io(struct job *j, double now)
+{
+	if (j->wlen > j->woff) {
+		flush_write(j, now);
+		return;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (j->rlen == sizeof(j->rbuf)) {
+			job_retry(j, now, "QMP message larger than %d bytes", JOB_RBUF);
+			return;
+		}
+		n = read(j->fd, j->rbuf + j->rlen, sizeof(j->rbuf) - j->rlen);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0) {
+			if (j->phase == PH_VIRSH_READ) {
+				virsh_reap(j, now);
+			} else {
+				job_retry(j, now, "%s: connection closed%s%s", j->tap->ep.socket,
+					  n < 0 ? ": " : "", n < 0 ? strerror(errno) : "");
+			}
+			return;
+		}
+		j->rlen += (size_t)n;
+	}
+	if (j->phase == PH_VIRSH_READ)
+		return;	/* virsh's reply is whole at EOF */
+	for (;;) {
+		long mlen = jv_message_len(j->rbuf, j->rlen);
+		struct jv *msg;
+		struct job *still;
+		unsigned int i;
+
+		if (!mlen)
+			return;
+		if (mlen < 0 || !(msg = jv_parse(j->rbuf, (size_t)mlen))) {
+			job_retry(j, now, "%s: not QMP", j->tap->ep.socket);
+			return;
+		}
+		memmove(j->rbuf, j->rbuf + mlen, j->rlen - (size_t)mlen);
+		j->rlen -= (size_t)mlen;
+		socket_message(j, msg, now);
+		jv_free(msg);
+		/* The message may have ended the job. */
+		for (i = 0, still = NULL; i < njobs; i++)
+			if (jobs[i] == j)
+				still = j;
+		if (!still)
+			return;
+	}
+}
+
+void job_check_timeout(struct job *j, double now)
+{
+	if (j->phase == PH_VIRSH_REAP) {
+		int status;
+
+		if (waitpid(j->child, &status, WNOHANG) == j->child) {
+			virsh_finish(j, status, now);
+			return;
+		}
+		j->reap_check = now + 0.005;
+	}
+	if (now < j->deadline)
+		return;
+	if (j->tap && j->tap->ep.kind == EP_LIBVIRT)
+		job_retry(j, now, "virsh qemu-monitor-command %s: no answer in %.1f s",
+			  j->tap->ep.domain, ld_cfg.qmp_timeout_s);
+	else
+		job_retry(j, now, "%s: no answer in %.1f s (busy or hung QEMU)",
+			  j->tap ? j->tap->ep.socket : "?", ld_cfg.qmp_timeout_s);
+}
+
+bool job_start(struct tap *t, double now)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct job *j;
+	char label[96], where[600];
+
+	t->want_sync = false;
+	if (!plain_text(t->ep.qom) || !plain_text(t->ep.netdev)) {
+		tap_set_state(t, TAP_FAILED, "device id or netdev with characters QMP paths do not take");
+		return false;
+	}
+	if (ld_cfg.dry_run) {
+		endpoint_describe(&t->ep, where, sizeof(where));
+		printf("would set %s: size %u segs %u (path limit from %s) via %s\n",
+		       tap_label(t, label, sizeof(label)), t->size, t->segs,
+		       t->size_from[0] ? t->size_from : "-", where);
+		fflush(stdout);
+		t->applied = true;
+		t->applied_size = t->size;
+		t->applied_segs = t->segs;
+		tap_set_state(t, TAP_DRY_RUN, NULL);
+		return true;
+	}
+	if (njobs == JOB_MAX || njobs >= ld_cfg.max_jobs) {
+		t->want_sync = true;	/* later, when a slot frees */
+		return false;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		fail_errno("calloc");
+	j->tap = t;
+	j->fd = -1;
+	j->size = t->size;
+	j->segs = t->segs;
+	j->step = t->ep.qom[0] ? STEP_SET : STEP_LIST;
+	jobs[njobs++] = j;
+	t->job = j;
+	tap_set_state(t, TAP_IN_FLIGHT, NULL);
+
+	if (t->ep.kind == EP_LIBVIRT) {
+		send_step(j, now);
+		return true;
+	}
+	ld_count.qmp_connects++;
+	memcpy(sa.sun_path, t->ep.socket, sizeof(t->ep.socket));	/* both 108 bytes */
+	j->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (j->fd < 0) {
+		job_retry(j, now, "socket: %s", strerror(errno));
+		return false;
+	}
+	if (connect(j->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		/* EAGAIN: QEMU's listen backlog is full (another client holds the monitor). */
+		job_retry(j, now, "connect %s: %s", t->ep.socket, strerror(errno));
+		return false;
+	}
+	j->phase = PH_GREETING;
+	j->deadline = now + ld_cfg.qmp_timeout_s;
+	return true;
+}

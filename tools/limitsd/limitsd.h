@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gso-limitsd: one daemon per host that keeps every virtio-net device's
+ * GSO limits equal to its tap's host path (docs/daemon.md).
+ *
+ *   netns.c     one rtnetlink socket per watched namespace; coalesced
+ *               events; which taps an event can touch; their paths
+ *   endpoint.c  a tap's QEMU and how to reach its QMP (Proxmox, libvirt,
+ *               a plain -qmp / -chardev socket)
+ *   job.c       the QMP conversation that sets one tap's limits, over a
+ *               unix socket or `virsh qemu-monitor-command`, non-blocking
+ *   status.c    the JSON status (--once --json, `gso-limitsd status`)
+ *   ../gso-limitsd.c  options, the event loop, timers
+ */
+#ifndef GSO_LIMITSD_H
+#define GSO_LIMITSD_H
+
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "lib/fail.h"
+#include "lib/link_query.h"
+#include "lib/path_limits.h"
+#include "lib/qemu_cmdline.h"
+#include "lib/tap_holders.h"
+
+struct mnl_socket;
+
+struct ld_config {
+	bool dry_run;
+	bool once;
+	bool verbose;
+	double settle_s;	/* quiet time after a link event before acting */
+	double max_settle_s;	/* longest an event waits during a storm */
+	double qmp_timeout_s;	/* each QMP step (connect, greeting, reply) */
+	double retry_max_s;	/* cap of the retry back-off */
+	unsigned int max_jobs;	/* QMP conversations in flight */
+	double rescan_s;	/* a full re-read this often, for events never sent (0: off) */
+	const char *proxmox_run_dir;
+	const char *virsh;
+};
+
+/* What the daemon did: the benchmark's "bounded work" figures. */
+struct ld_counters {
+	unsigned long events;		/* rtnetlink messages received */
+	unsigned long overruns;		/* ENOBUFS: events lost, full re-read */
+	unsigned long bursts;		/* times a settled burst was processed */
+	unsigned long rescans;		/* periodic re-reads (--rescan) */
+	unsigned long dumps;		/* RTM_GETLINK dumps */
+	unsigned long proc_scans;	/* /proc scans for tap holders */
+	unsigned long recomputes;	/* path computations */
+	unsigned long qmp_connects;	/* QMP connections (or virsh runs) */
+	unsigned long qmp_commands;	/* QMP commands sent, qmp_capabilities included */
+	unsigned long sets;		/* successful qom-set of host-gso-limits */
+	unsigned long failures;		/* conversations that failed (retried or not) */
+};
+
+extern struct ld_config ld_cfg;
+extern struct ld_counters ld_count;
+
+enum ep_kind { EP_NONE, EP_PROXMOX, EP_LIBVIRT, EP_QMP_SOCKET };
+
+struct endpoint {
+	enum ep_kind kind;
+	char socket[108];		/* EP_PROXMOX, EP_QMP_SOCKET */
+	char domain[QEMU_OPT_MAX];	/* EP_LIBVIRT */
+	char netdev[QEMU_OPT_MAX];
+	char device_id[QEMU_OPT_MAX];	/* "": an anonymous device, found with qom-list */
+	char qom[QEMU_OPT_MAX + 64];	/* the device's QOM path once known */
+	bool backend;			/* the property sits on qom + "/virtio-backend" */
+};
+
+enum tap_state {
+	TAP_NO_PATH,		/* path unknown (not a bridge port...): nothing set */
+	TAP_NO_VMM,		/* no process holds the tap */
+	TAP_NO_ENDPOINT,	/* its QEMU has no QMP we can reach, or no virtio-net device */
+	TAP_PENDING,		/* to be set */
+	TAP_IN_FLIGHT,
+	TAP_SYNCED,
+	TAP_RETRY,		/* QMP busy or unreachable: tried again later */
+	TAP_UNSUPPORTED,	/* the device has no host-gso-limits (feature not offered) */
+	TAP_FAILED,		/* QEMU refused; not retried until the VM or path changes */
+	TAP_DRY_RUN,		/* would have been set */
+};
+
+struct job;
+struct netns;
+
+struct tap {
+	struct netns *ns;
+	int ifindex;
+	char ifname[IF_NAMESIZE];
+	char kind[32];
+	unsigned int flags;
+	/* the path */
+	enum path_status status;
+	uint32_t size, segs;
+	char size_from[IF_NAMESIZE], segs_from[IF_NAMESIZE];
+	int *deps;			/* sorted ifindexes the path depends on */
+	size_t ndeps;
+	bool wide;			/* more egress devices than tracked: any change counts */
+	/* its QEMU */
+	pid_t pid;
+	unsigned long long starttime;
+	struct endpoint ep;
+	char vmm_note[QEMU_OPT_MAX + 128];		/* why there is no endpoint */
+	/* what QEMU was told */
+	enum tap_state state;
+	bool applied;
+	uint32_t applied_size, applied_segs;
+	bool want_sync;
+	double retry_at;
+	double backoff_s;
+	char error[256];
+	char logged[256];		/* the last problem logged, not logged again */
+	struct job *job;
+	unsigned long commands;		/* QMP commands for this tap */
+};
+
+struct netns {
+	char name[64];			/* "" for the daemon's own namespace */
+	dev_t dev;
+	ino_t ino;
+	int nsfd;			/* to enter it (setns), -1 for our own */
+	struct mnl_socket *events;
+	struct link_query dumpq;
+	struct link_info *links;	/* last dump, sorted by ifindex */
+	size_t nlinks;
+	struct tap **taps;
+	size_t ntaps;
+	bool dirty;			/* events not processed yet */
+	bool overrun;			/* events were lost: treat everything as changed */
+	bool resync;			/* set every tap again (SIGHUP, start) */
+	bool rescan;			/* periodic re-read: also look for holders of unheld taps */
+	double first_event, last_event;
+};
+
+/* netns.c */
+int netns_open(struct netns *ns, const char *name);
+void netns_close(struct netns *ns);
+int netns_event_fd(const struct netns *ns);
+void netns_read_events(struct netns *ns, double now);
+/* The time at which @ns's events should be processed, or 0. */
+double netns_due(const struct netns *ns);
+void netns_process(struct netns *ns);
+const char *tap_state_name(enum tap_state s);
+void tap_set_state(struct tap *t, enum tap_state s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* endpoint.c */
+/* Fill t->ep (and t->pid...) from holder @h; false with t->vmm_note set if unusable. */
+bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct tap_holders *all);
+const char *endpoint_kind_name(enum ep_kind k);
+void endpoint_describe(const struct endpoint *ep, char *buf, size_t len);
+
+/* job.c */
+/* Start setting @t's limits; false (and the tap's state set) if it could not start. */
+bool job_start(struct tap *t, double now);
+void job_cancel(struct job *j);
+int job_fd(const struct job *j);
+short job_events(const struct job *j);
+void job_io(struct job *j, double now);
+double job_deadline(const struct job *j);
+void job_check_timeout(struct job *j, double now);
+unsigned int job_count(void);
+struct job *job_at(unsigned int i);
+
+/* status.c */
+void status_print(FILE *f, struct netns *const *nss, size_t count);
+int control_listen(const char *path);
+void control_serve(int lfd, struct netns *const *nss, size_t count);
+int control_client(const char *path);
+
+void ld_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One network namespace: its rtnetlink event socket, its link table, its
+ * taps and what their paths depend on.
+ *
+ * Events are only a trigger.  After a burst has settled (ld_cfg.settle_s
+ * of quiet, at most max_settle_s after its first event) the namespace is
+ * dumped once and compared with the previous dump: the devices whose
+ * path-relevant attributes changed (master, lower, kind, GSO/TSO limits),
+ * appeared or went away are "changed".  A tap's path is recomputed only
+ * when a changed device, or the old or new master of one, is among the
+ * devices its path visited (tap->deps); a tap with more egress devices
+ * than struct path_limits tracks ("wide") is recomputed on any change.
+ * QEMU is told only when the result differs from what it was last told,
+ * so a port change costs one dump, a few walks and one QMP conversation
+ * per VM whose limits really change.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/clock.h"
+#include "limitsd.h"
+
+/* net/if.h does not name it; linux/if.h clashes with net/if.h. */
+#define LINK_IFF_LOWER_UP	0x10000
+
+#define EVENT_RCVBUF	(4 << 20)	/* a storm of 1000 taps is ~10000 messages */
+
+static int cmp_link(const void *a, const void *b)
+{
+	const struct link_info *x = a, *y = b;
+
+	return (x->ifindex > y->ifindex) - (x->ifindex < y->ifindex);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+static const struct link_info *find_link(const struct link_info *links, size_t n, int ifindex)
+{
+	struct link_info key = { .ifindex = ifindex };
+
+	return n ? bsearch(&key, links, n, sizeof(*links), cmp_link) : NULL;
+}
+
+/* Run @fn inside @ns (sockets are bound to the namespace they are created in). */
+static int in_netns(struct netns *ns, int (*fn)(struct netns *))
+{
+	int self = -1, ret;
+
+	if (ns->nsfd >= 0) {
+		self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+		if (self < 0)
+			return -errno;
+		if (setns(ns->nsfd, CLONE_NEWNET) < 0) {
+			ret = -errno;
+			close(self);
+			return ret;
+		}
+	}
+	ret = fn(ns);
+	if (self >= 0) {
+		if (setns(self, CLONE_NEWNET) < 0)
+			fail_errno("setns back to the daemon's namespace");
+		close(self);
+	}
+	return ret;
+}
+
+static int open_sockets(struct netns *ns)
+{
+	int fd, size = EVENT_RCVBUF;
+
+	ns->events = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (!ns->events)
+		return -errno;
+	fd = mnl_socket_get_fd(ns->events);
+	/* SO_RCVBUFFORCE needs CAP_NET_ADMIN; without it the plain limit applies. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	if (mnl_socket_bind(ns->events, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0)
+		return -errno;
+	link_query_init(&ns->dumpq);
+	return 0;
+}
+
+int netns_open(struct netns *ns, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int ret;
+
+	memset(ns, 0, sizeof(*ns));
+	ns->nsfd = -1;
+	snprintf(ns->name, sizeof(ns->name), "%s", name ? name : "");
+	if (name) {
+		if (!name[0] || strchr(name, '/') || strlen(name) >= sizeof(ns->name))
+			return -EINVAL;
+		snprintf(path, sizeof(path), "/run/netns/%s", name);
+		ns->nsfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (ns->nsfd < 0)
+			return -errno;
+		if (fstat(ns->nsfd, &st) < 0)
+			return -errno;
+	} else if (stat("/proc/self/ns/net", &st) < 0) {
+		return -errno;
+	}
+	ns->dev = st.st_dev;
+	ns->ino = st.st_ino;
+	ns->first_event = ns->last_event = clock_now_s();
+	ret = in_netns(ns, open_sockets);
+	/* The first pass sets every tap: after our own restart QEMU's values are unknown. */
+	ns->dirty = true;
+	ns->resync = true;
+	return ret;
+}
+
+static void tap_free(struct tap *t)
+{
+	if (t->job)
+		job_cancel(t->job);
+	free(t->deps);
+	free(t);
+}
+
+void netns_close(struct netns *ns)
+{
+	size_t i;
+
+	for (i = 0; i < ns->ntaps; i++)
+		tap_free(ns->taps[i]);
+	free(ns->taps);
+	free(ns->links);
+	if (ns->events)
+		mnl_socket_close(ns->events);
+	link_query_fini(&ns->dumpq);
+	if (ns->nsfd >= 0)
+		close(ns->nsfd);
+}
+
+int netns_event_fd(const struct netns *ns)
+{
+	return mnl_socket_get_fd(ns->events);
+}
+
+void netns_read_events(struct netns *ns, double now)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	for (;;) {
+		ssize_t n = mnl_socket_recvfrom(ns->events, buf, sizeof(buf));
+		const struct nlmsghdr *nlh;
+		size_t len;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				/* Events were dropped: nothing tells which, so re-read everything. */
+				ld_count.overruns++;
+				ns->overrun = true;
+				goto mark;
+			}
+			break;	/* EAGAIN: drained */
+		}
+		len = (size_t)n;
+		for (nlh = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, (int)len);
+		     nlh = mnl_nlmsg_next(nlh, (int *)&len))
+			if (nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK)
+				ld_count.events++;
+mark:
+		if (!ns->dirty)
+			ns->first_event = now;
+		ns->dirty = true;
+		ns->last_event = now;
+	}
+}
+
+double netns_due(const struct netns *ns)
+{
+	double a, b;
+
+	if (!ns->dirty)
+		return 0;
+	if (ns->resync && !ns->links)
+		return ns->first_event;	/* the first pass: at once */
+	a = ns->last_event + ld_cfg.settle_s;
+	b = ns->first_event + ld_cfg.max_settle_s;
+	return a < b ? a : b;
+}
+
+const char *tap_state_name(enum tap_state s)
+{
+	static const char *const names[] = {
+		[TAP_NO_PATH] = "no_path", [TAP_NO_VMM] = "no_vmm",
+		[TAP_NO_ENDPOINT] = "no_endpoint", [TAP_PENDING] = "pending",
+		[TAP_IN_FLIGHT] = "in_flight", [TAP_SYNCED] = "synced",
+		[TAP_RETRY] = "retry", [TAP_UNSUPPORTED] = "unsupported",
+		[TAP_FAILED] = "failed", [TAP_DRY_RUN] = "dry_run",
+	};
+
+	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+void tap_set_state(struct tap *t, enum tap_state s, const char *fmt, ...)
+{
+	char msg[sizeof(t->error)] = "";
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+	}
+	/* Log a problem once, not at every retry: the status shows it meanwhile. */
+	if (msg[0] && strcmp(msg, t->logged)) {
+		ld_log("%s%s%s: %s", t->ns->name, t->ns->name[0] ? "/" : "", t->ifname, msg);
+		snprintf(t->logged, sizeof(t->logged), "%s", msg);
+	}
+	/* A conversation under way keeps the last problem visible in the status. */
+	if (s != TAP_IN_FLIGHT || msg[0])
+		snprintf(t->error, sizeof(t->error), "%s", msg);
+	if (s == TAP_SYNCED || s == TAP_DRY_RUN)
+		t->logged[0] = '\0';
+	t->state = s;
+}
+
+/* Whether two dumps of one device differ in anything a path walk reads. */
+static bool link_changed(const struct link_info *a, const struct link_info *b)
+{
+	return a->master != b->master || a->lower != b->lower ||
+	       a->lower_in_other_netns != b->lower_in_other_netns || a->type != b->type ||
+	       strcmp(a->kind, b->kind) || strcmp(a->name, b->name) ||
+	       a->present != b->present || a->gso_max_size != b->gso_max_size ||
+	       a->gso_max_segs != b->gso_max_segs ||
+	       a->gso_ipv4_max_size != b->gso_ipv4_max_size ||
+	       a->tso_max_size != b->tso_max_size || a->tso_max_segs != b->tso_max_segs;
+}
+
+struct int_set {
+	int *v;
+	size_t n, cap;
+};
+
+static void set_add(struct int_set *s, int x)
+{
+	if (!x)
+		return;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		int *v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v)
+			fail_errno("realloc");
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = x;
+}
+
+static void set_sort(struct int_set *s)
+{
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_int);
+}
+
+static bool set_has(const int *v, size_t n, int x)
+{
+	return n && bsearch(&x, v, n, sizeof(*v), cmp_int);
+}
+
+/* The devices @p visited: a change to any of them, or to their ports, can change @p. */
+static void compute_deps(struct tap *t, const struct link_table *tbl, const struct path_limits *p,
+			 const struct link_info *start)
+{
+	struct int_set s = { 0 };
+	size_t i;
+
+	set_add(&s, start->ifindex);
+	set_add(&s, start->master);
+	if (start->lower && !start->lower_in_other_netns)
+		set_add(&s, start->lower);
+	for (i = 0; i < p->egress_count; i++) {
+		const struct link_info *e = p->egress[i];
+
+		set_add(&s, e->ifindex);
+		/* The fwbr hop: the veth's peer and the bridge the peer is a port of. */
+		if (!strcmp(e->kind, "veth") && e->lower && !e->lower_in_other_netns) {
+			const struct link_info *peer = link_table_by_index(tbl, e->lower);
+
+			set_add(&s, e->lower);
+			if (peer)
+				set_add(&s, peer->master);
+		}
+	}
+	set_sort(&s);
+	free(t->deps);
+	t->deps = s.v;
+	t->ndeps = s.n;
+	t->wide = p->truncated;
+}
+
+static void recompute(struct netns *ns, struct tap *t, const struct link_info *li)
+{
+	struct link_table tbl = { ns->links, ns->nlinks };
+	struct path_limits p;
+
+	ld_count.recomputes++;
+	path_limits_compute(&tbl, li, &p);
+	t->status = p.status;
+	t->size = p.max_size;
+	t->segs = p.max_segs;
+	snprintf(t->size_from, sizeof(t->size_from), "%s", p.size_from ? p.size_from->name : "");
+	snprintf(t->segs_from, sizeof(t->segs_from), "%s", p.segs_from ? p.segs_from->name : "");
+	compute_deps(t, &tbl, &p, li);
+}
+
+/* Decide what @t needs after its path or VMM may have changed. */
+static void update_want(struct tap *t, bool force)
+{
+	if (t->status != PATH_OK) {
+		/* Unknown path: leave QEMU's values alone rather than guess (docs/daemon.md). */
+		if (t->state != TAP_NO_VMM && t->state != TAP_NO_ENDPOINT)
+			tap_set_state(t, TAP_NO_PATH, NULL);
+		t->want_sync = false;
+		return;
+	}
+	if (force || !t->applied || t->applied_size != t->size || t->applied_segs != t->segs) {
+		if (t->state == TAP_UNSUPPORTED || t->state == TAP_FAILED) {
+			/* Told once; a new VMM (force) or a new value earns one more try. */
+			if (!force && t->applied_size == t->size && t->applied_segs == t->segs)
+				return;
+		}
+		t->want_sync = true;
+		t->retry_at = 0;
+		t->backoff_s = 0;
+	}
+}
+
+static struct tap *tap_new(struct netns *ns, const struct link_info *li)
+{
+	struct tap *t = calloc(1, sizeof(*t));
+	struct tap **taps;
+
+	if (!t)
+		fail_errno("calloc");
+	taps = realloc(ns->taps, (ns->ntaps + 1) * sizeof(*taps));
+	if (!taps)
+		fail_errno("realloc");
+	ns->taps = taps;
+	ns->taps[ns->ntaps++] = t;
+	t->ns = ns;
+	t->ifindex = li->ifindex;
+	t->state = TAP_NO_VMM;
+	return t;
+}
+
+/* Find each listed tap's holder in one /proc scan; a new holder means a new (or restarted) QEMU. */
+static void resolve_holders(struct netns *ns, struct tap **list, size_t n)
+{
+	struct tap_holders all;
+	size_t i;
+	int ret;
+
+	if (!n)
+		return;
+	ld_count.proc_scans++;
+	ret = tap_holders_scan(ns->dev, ns->ino, &all);
+	if (ret) {
+		ld_log("scanning /proc for tap holders: %s", strerror(-ret));
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct tap *t = list[i];
+		const struct tap_holder *h = tap_holders_find(&all, t->ifname, t->pid);
+
+		if (!h) {
+			if (t->job)
+				job_cancel(t->job);
+			t->pid = 0;
+			t->starttime = 0;
+			t->applied = false;
+			t->want_sync = false;
+			tap_set_state(t, TAP_NO_VMM, NULL);
+			continue;
+		}
+		if (h->pid == t->pid && h->starttime == t->starttime)
+			continue;	/* the same QEMU as before */
+		if (t->job)
+			job_cancel(t->job);
+		t->pid = h->pid;
+		t->starttime = h->starttime;
+		t->applied = false;
+		if (endpoint_resolve(t, h, &all)) {
+			/* A new QEMU starts from its configured values: set ours again. */
+			tap_set_state(t, TAP_PENDING, NULL);
+			update_want(t, true);
+		} else {
+			t->want_sync = false;
+			tap_set_state(t, TAP_NO_ENDPOINT, "%s", t->vmm_note);
+		}
+	}
+	tap_holders_free(&all);
+}
+
+static void remove_tap(struct netns *ns, size_t i)
+{
+	tap_free(ns->taps[i]);
+	ns->taps[i] = ns->taps[--ns->ntaps];
+}
+
+void netns_process(struct netns *ns)
+{
+	struct link_info *links, *old = ns->links;
+	size_t count, nold = ns->nlinks, i, j;
+	struct int_set touched = { 0 }, holders_due = { 0 };
+	struct tap **check;
+	size_t ncheck = 0;
+	bool all = ns->overrun || ns->resync || !old;
+	int ret;
+
+	ns->dirty = false;
+	ld_count.bursts++;
+	ld_count.dumps++;
+	ret = link_query_dump(&ns->dumpq, &links, &count);
+	if (ret) {
+		ld_log("%s: link dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
+		       strerror(-ret));
+		ns->dirty = true;
+		ns->last_event = clock_now_s();
+		return;
+	}
+	qsort(links, count, sizeof(*links), cmp_link);
+
+	/* Changed devices, and the masters they left or joined. */
+	for (i = 0, j = 0; i < count || j < nold;) {
+		const struct link_info *n = i < count ? &links[i] : NULL;
+		const struct link_info *o = j < nold ? &old[j] : NULL;
+
+		if (n && o && n->ifindex == o->ifindex) {
+			if (link_changed(n, o)) {
+				set_add(&touched, n->ifindex);
+				set_add(&touched, n->master);
+				set_add(&touched, o->master);
+			}
+			/* Carrier of a tap: its holder attached or detached (QEMU restarted). */
+			if (path_is_tap(n) && ((n->flags ^ o->flags) & LINK_IFF_LOWER_UP))
+				set_add(&holders_due, n->ifindex);
+			i++, j++;
+		} else if (n && (!o || n->ifindex < o->ifindex)) {
+			set_add(&touched, n->ifindex);
+			set_add(&touched, n->master);
+			i++;
+		} else {
+			set_add(&touched, o->ifindex);
+			set_add(&touched, o->master);
+			j++;
+		}
+	}
+	set_sort(&touched);
+	set_sort(&holders_due);
+	ns->links = links;
+	ns->nlinks = count;
+	free(old);
+
+	/* Taps that went away. */
+	for (i = 0; i < ns->ntaps;) {
+		const struct link_info *li = find_link(links, count, ns->taps[i]->ifindex);
+
+		if (!li || !path_is_tap(li) || strcmp(li->kind, "tun")) {
+			if (ld_cfg.verbose)
+				ld_log("%s: gone", ns->taps[i]->ifname);
+			remove_tap(ns, i);
+		} else {
+			i++;
+		}
+	}
+
+	check = calloc(count + 1, sizeof(*check));
+	if (!check)
+		fail_errno("calloc");
+	for (i = 0; i < count; i++) {
+		const struct link_info *li = &links[i];
+		struct tap *t = NULL;
+		bool is_new = false, affected;
+
+		/* macvtap taps are character devices, not /dev/net/tun: not followed yet. */
+		if (!path_is_tap(li) || strcmp(li->kind, "tun"))
+			continue;
+		for (j = 0; j < ns->ntaps; j++)
+			if (ns->taps[j]->ifindex == li->ifindex)
+				t = ns->taps[j];
+		if (!t) {
+			t = tap_new(ns, li);
+			is_new = true;
+		}
+		snprintf(t->ifname, sizeof(t->ifname), "%s", li->name);
+		snprintf(t->kind, sizeof(t->kind), "%s", li->kind);
+		t->flags = li->flags;
+		affected = all || is_new || (t->wide && touched.n);
+		for (j = 0; !affected && j < t->ndeps; j++)
+			affected = set_has(touched.v, touched.n, t->deps[j]);
+		if (affected) {
+			uint32_t size = t->size, segs = t->segs;
+			enum path_status st = t->status;
+
+			recompute(ns, t, li);
+			if (ld_cfg.verbose && !is_new &&
+			    (size != t->size || segs != t->segs || st != t->status))
+				ld_log("%s: path now %s %u/%u", t->ifname, path_status_name(t->status),
+				       t->size, t->segs);
+			if (!is_new && !ns->resync)
+				update_want(t, false);
+		}
+		if (is_new || ns->resync || set_has(holders_due.v, holders_due.n, li->ifindex) ||
+		    (!t->pid && (affected || ns->rescan)))
+			check[ncheck++] = t;
+	}
+	resolve_holders(ns, check, ncheck);
+	if (ns->resync) {
+		for (i = 0; i < ns->ntaps; i++)
+			if (ns->taps[i]->pid && ns->taps[i]->state != TAP_NO_ENDPOINT)
+				update_want(ns->taps[i], true);
+	}
+	for (i = 0; i < ns->ntaps; i++)
+		if (ns->taps[i]->status != PATH_OK)
+			update_want(ns->taps[i], false);
+	free(check);
+	free(touched.v);
+	free(holders_due.v);
+	ns->overrun = false;
+	ns->resync = false;
+	ns->rescan = false;
+}

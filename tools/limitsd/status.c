@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The daemon's state as JSON, for `gso-limitsd --once --json` and for
+ * `gso-limitsd status`, which reads it from the daemon's control socket
+ * (a unix socket in the daemon's RuntimeDirectory, root only).  The
+ * per-tap keys follow gso-probe's (gso_max_size, gso_max_segs, size_from,
+ * segs_from); docs/daemon.md lists them all.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "lib/json.h"
+#include "limitsd.h"
+
+static void print_str_or_null(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, ",\"%s\":", key);
+	if (s && s[0])
+		json_print_string(f, s);
+	else
+		fputs("null", f);
+}
+
+static void print_tap(FILE *f, const struct tap *t)
+{
+	fputs("{\"ifname\":", f);
+	json_print_string(f, t->ifname);
+	fprintf(f, ",\"ifindex\":%d,\"path\":\"%s\"", t->ifindex, path_status_name(t->status));
+	if (t->status == PATH_OK)
+		fprintf(f, ",\"gso_max_size\":%u,\"gso_max_segs\":%u", t->size, t->segs);
+	else
+		fputs(",\"gso_max_size\":null,\"gso_max_segs\":null", f);
+	print_str_or_null(f, "size_from", t->size_from);
+	print_str_or_null(f, "segs_from", t->segs_from);
+	fprintf(f, ",\"state\":\"%s\"", tap_state_name(t->state));
+	if (t->applied)
+		fprintf(f, ",\"set\":{\"size\":%u,\"segs\":%u}", t->applied_size, t->applied_segs);
+	else
+		fputs(",\"set\":null", f);
+	print_str_or_null(f, "error", t->error[0] ? t->error : t->vmm_note);
+	fprintf(f, ",\"qmp_commands\":%lu,\"vmm\":", t->commands);
+	if (!t->pid) {
+		fputs("null}", f);
+		return;
+	}
+	fprintf(f, "{\"pid\":%d,\"kind\":\"%s\"", (int)t->pid, endpoint_kind_name(t->ep.kind));
+	print_str_or_null(f, "qmp", t->ep.socket);
+	print_str_or_null(f, "domain", t->ep.domain);
+	print_str_or_null(f, "netdev", t->ep.netdev);
+	print_str_or_null(f, "device", t->ep.qom);
+	fputs("}}", f);
+}
+
+void status_print(FILE *f, struct netns *const *nss, size_t count)
+{
+	size_t i, k;
+
+	fprintf(f, "{\"counters\":{\"events\":%lu,\"overruns\":%lu,\"bursts\":%lu,\"rescans\":%lu,\"dumps\":%lu,"
+		"\"proc_scans\":%lu,\"recomputes\":%lu,\"qmp_connects\":%lu,"
+		"\"qmp_commands\":%lu,\"sets\":%lu,\"failures\":%lu},\"dry_run\":%s,"
+		"\"namespaces\":[",
+		ld_count.events, ld_count.overruns, ld_count.bursts, ld_count.rescans, ld_count.dumps,
+		ld_count.proc_scans, ld_count.recomputes, ld_count.qmp_connects,
+		ld_count.qmp_commands, ld_count.sets, ld_count.failures,
+		ld_cfg.dry_run ? "true" : "false");
+	for (i = 0; i < count; i++) {
+		const struct netns *ns = nss[i];
+
+		fputs(i ? ",{\"netns\":" : "{\"netns\":", f);
+		if (ns->name[0])
+			json_print_string(f, ns->name);
+		else
+			fputs("null", f);
+		fputs(",\"taps\":[", f);
+		for (k = 0; k < ns->ntaps; k++) {
+			if (k)
+				fputc(',', f);
+			print_tap(f, ns->taps[k]);
+		}
+		fputs("]}", f);
+	}
+	fputs("]}\n", f);
+}
+
+int control_listen(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);	/* a previous instance's: it is gone, or bind fails below anyway */
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0600) < 0 ||
+	    listen(fd, 8) < 0) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+void control_serve(int lfd, struct netns *const *nss, size_t count)
+{
+	struct timeval tv = { .tv_sec = 1 };
+	char *buf = NULL;
+	size_t len = 0, off = 0;
+	FILE *f;
+	int cfd;
+
+	while ((cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		f = open_memstream(&buf, &len);
+		if (!f)
+			fail_errno("open_memstream");
+		status_print(f, nss, count);
+		fclose(f);
+		/* A client that does not read gets a second, not the daemon. */
+		setsockopt(cfd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		for (off = 0; off < len;) {
+			ssize_t n = send(cfd, buf + off, len - off, MSG_NOSIGNAL);
+
+			if (n <= 0)
+				break;
+			off += (size_t)n;
+		}
+		close(cfd);
+		free(buf);
+		buf = NULL;
+	}
+}
+
+int control_client(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char buf[65536];
+	ssize_t n;
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		fail_msg("%s: socket path too long", path);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		fail_errno("socket");
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		fail_msg("cannot reach the daemon at %s: %s (is gso-limitsd running? "
+			 "--control PATH names another socket)", path, strerror(errno));
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
+			fail_errno("stdout");
+	if (n < 0)
+		fail_errno("read");
+	close(fd);
+	if (fflush(stdout))
+		fail_errno("stdout");
+	return EXIT_SUCCESS;
+}

@@ -1,0 +1,650 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * qmp-standin: a QEMU stand-in for gso-limitsd's tests and benchmark.
+ *
+ *   qmp-standin QEMU-ARGS...          (started the way Proxmox, libvirt or a
+ *                                      user starts QEMU, e.g. -id 100
+ *                                      -chardev socket,id=qmp,path=P,server=on
+ *                                      -mon chardev=qmp,mode=control
+ *                                      -netdev type=tap,id=net0,ifname=tap100i0
+ *                                      -device virtio-net-pci,netdev=net0,id=net0)
+ *   qmp-standin --client SOCKET JSON  (one command over QMP, the reply on
+ *                                      stdout: the tests' stand-in `virsh`)
+ *
+ * It reads its own command line with the same readers as the daemon
+ * (lib/qemu_cmdline.c), holds every `-netdev tap` open (ifname=: opened or
+ * created like QEMU does; fd=N: the tap named by QMP_STANDIN_TAPFD_N is
+ * opened onto descriptor N, as libvirt passes it), and serves QMP on the
+ * command line's server socket (or QMP_STANDIN_SOCKET, the socket a
+ * libvirtd would hold): greeting, qmp_capabilities, qom-set, qom-get,
+ * qom-list, one client at a time as QEMU's monitor does.  Every command it
+ * is told is appended to QMP_STANDIN_LOG as one line:
+ *
+ *   <pid> qom-set <path> host-gso-limits size=<N> segs=<M>
+ *
+ * Behaviour knobs (environment):
+ *   QMP_STANDIN_PROP=proxy|backend|none   where host-gso-limits exists: on the
+ *        virtio-net-pci device (default), on its virtio-backend child, or nowhere
+ *        (a device without the feature: qom-set fails as QEMU's does)
+ *   QMP_STANDIN_EVENTS=1   an event before every reply (clients must skip them)
+ *   QMP_STANDIN_STUCK=1    accept connections and never answer (a hung QEMU)
+ *   QMP_STANDIN_BRIDGE=BR  put its taps into bridge BR and up, as Proxmox's
+ *                          tap script does when QEMU creates the tap
+ * It prints "qmp-standin: ready" when its taps are open and it listens.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/if_tun.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/fail.h"
+#include "lib/json.h"
+#include "lib/json_value.h"
+#include "lib/qemu_cmdline.h"
+
+#define MAX_NICS	64
+#define MSG_MAX		65536
+
+struct nic {
+	char netdev[QEMU_OPT_MAX];
+	char ifname[IF_NAMESIZE];
+	char qom[QEMU_OPT_MAX + 32];	/* /machine/peripheral/ID or peripheral-anon/device[N] */
+	char driver[64];
+	bool has_device;
+	bool limits_set;
+	int64_t size, segs;
+};
+
+static struct nic nics[MAX_NICS];
+static size_t nic_count;
+static const char *prop_at = "proxy";
+static bool events, stuck;
+static int log_fd = -1;
+static volatile sig_atomic_t quit;
+
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void log_line(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	if (log_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), "%d ", (int)getpid());
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	/* O_APPEND and one write: lines of many stand-ins do not interleave. */
+	if (write(log_fd, line, (size_t)n) < 0)
+		perror("qmp-standin: log");
+}
+
+static int tap_open(const char *ifname)
+{
+	struct ifreq ifr = { 0 };
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		fail_errno("/dev/net/tun");
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI | IFF_VNET_HDR;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0)
+		fail_msg("TUNSETIFF %s: %s", ifname, strerror(errno));
+	return fd;
+}
+
+/* What Proxmox's tap script does after QEMU created the tap. */
+static void tap_to_bridge(const char *ifname, const char *bridge)
+{
+	struct ifreq ifr = { 0 };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0)
+		fail_errno("socket");
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", bridge);
+	ifr.ifr_ifindex = (int)if_nametoindex(ifname);
+	if (!ifr.ifr_ifindex || ioctl(s, SIOCBRADDIF, &ifr) < 0)
+		fail_msg("adding %s to bridge %s: %s", ifname, bridge, strerror(errno));
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		fail_errno("SIOCGIFFLAGS");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		fail_errno("SIOCSIFFLAGS");
+	close(s);
+}
+
+/* fd=N: the descriptor libvirt would have passed; QMP_STANDIN_TAPFD_N names its tap. */
+static void tap_onto_fd(const char *fdstr, char *ifname_out)
+{
+	char var[64];
+	const char *name;
+	int want = atoi(fdstr), fd;
+
+	snprintf(var, sizeof(var), "QMP_STANDIN_TAPFD_%d", want);
+	name = getenv(var);
+	if (!name)
+		fail_msg("-netdev fd=%d: set %s to the tap's name", want, var);
+	snprintf(ifname_out, IF_NAMESIZE, "%s", name);
+	fd = tap_open(name);
+	if (fd != want) {
+		if (dup2(fd, want) < 0)
+			fail_errno("dup2");
+		close(fd);
+	}
+}
+
+static void setup_nics(const struct qemu_args *a, const char *bridge)
+{
+	const char *nd;
+	size_t pos = 0, anon = 0, i;
+
+	while ((nd = qemu_args_next(a, "netdev", &pos))) {
+		struct nic *n;
+		char type[32], val[QEMU_OPT_MAX];
+
+		if (!qemu_opt_get(nd, "type", "type", type, sizeof(type)) || strcmp(type, "tap"))
+			continue;
+		if (nic_count == MAX_NICS)
+			fail_msg("more than %d tap netdevs", MAX_NICS);
+		n = &nics[nic_count++];
+		if (!qemu_opt_get(nd, "type", "id", n->netdev, sizeof(n->netdev)))
+			fail_msg("-netdev %s: no id", nd);
+		if (qemu_opt_get(nd, "type", "ifname", val, sizeof(val))) {
+			if (strlen(val) >= sizeof(n->ifname))
+				fail_msg("ifname=%s: too long", val);
+			memcpy(n->ifname, val, strlen(val) + 1);
+			(void)tap_open(n->ifname);	/* held until exit, like QEMU's */
+		} else if (qemu_opt_get(nd, "type", "fd", val, sizeof(val))) {
+			tap_onto_fd(val, n->ifname);
+		} else {
+			fail_msg("-netdev %s: neither ifname= nor fd=", nd);
+		}
+		if (bridge)
+			tap_to_bridge(n->ifname, bridge);
+	}
+	/* Devices in command-line order: anonymous ones numbered as QEMU does. */
+	pos = 0;
+	while ((nd = qemu_args_next(a, "device", &pos))) {
+		char drv[64], netdev[QEMU_OPT_MAX], id[QEMU_OPT_MAX];
+
+		if (!qemu_opt_get(nd, "driver", "driver", drv, sizeof(drv)))
+			continue;
+		if (!qemu_opt_get(nd, "driver", "id", id, sizeof(id)))
+			id[0] = '\0';
+		if (strncmp(drv, "virtio-net", 10) ||
+		    !qemu_opt_get(nd, "driver", "netdev", netdev, sizeof(netdev))) {
+			if (!id[0])
+				anon++;
+			continue;
+		}
+		for (i = 0; i < nic_count; i++) {
+			if (strcmp(nics[i].netdev, netdev))
+				continue;
+			nics[i].has_device = true;
+			snprintf(nics[i].driver, sizeof(nics[i].driver), "%s", drv);
+			if (id[0])
+				snprintf(nics[i].qom, sizeof(nics[i].qom), "/machine/peripheral/%s", id);
+			else
+				snprintf(nics[i].qom, sizeof(nics[i].qom),
+					 "/machine/peripheral-anon/device[%zu]", anon);
+		}
+		if (!id[0])
+			anon++;
+	}
+}
+
+/* --- QMP server ----------------------------------------------------------- */
+
+struct reply {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static void reply_start(struct reply *r)
+{
+	r->buf = NULL;
+	r->f = open_memstream(&r->buf, &r->len);
+	if (!r->f)
+		fail_errno("open_memstream");
+}
+
+static void send_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return;	/* the client went away: its problem */
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+static void reply_send(struct reply *r, int fd, const struct jv *id)
+{
+	if (id && id->type == JV_STRING) {
+		fputs(",\"id\":", r->f);
+		json_print_string(r->f, id->string);
+	} else if (id && id->type == JV_NUMBER && id->is_integer) {
+		fprintf(r->f, ",\"id\":%" PRId64, id->integer);
+	}
+	fputs("}\r\n", r->f);
+	fclose(r->f);
+	if (events) {
+		static const char ev[] = "{\"timestamp\":{\"seconds\":1,\"microseconds\":0},"
+			"\"event\":\"NIC_RX_FILTER_CHANGED\",\"data\":{\"path\":\"/machine/peripheral/x\"}}\r\n";
+
+		send_all(fd, ev, sizeof(ev) - 1);
+	}
+	send_all(fd, r->buf, r->len);
+	free(r->buf);
+}
+
+static void send_error(int fd, const struct jv *id, const char *cls, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void send_error(int fd, const struct jv *id, const char *cls, const char *fmt, ...)
+{
+	struct reply r;
+	char desc[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(desc, sizeof(desc), fmt, ap);
+	va_end(ap);
+	reply_start(&r);
+	fprintf(r.f, "{\"error\":{\"class\":\"%s\",\"desc\":", cls);
+	json_print_string(r.f, desc);
+	fputc('}', r.f);
+	reply_send(&r, fd, id);
+}
+
+static void send_return(int fd, const struct jv *id, const char *value)
+{
+	struct reply r;
+
+	reply_start(&r);
+	fprintf(r.f, "{\"return\":%s", value);
+	reply_send(&r, fd, id);
+}
+
+/* The NIC at QOM @path, and whether @path is its virtio-backend child. */
+static struct nic *nic_by_path(const char *path, bool *backend)
+{
+	size_t i, n;
+
+	for (i = 0; i < nic_count; i++) {
+		if (!nics[i].has_device)
+			continue;
+		n = strlen(nics[i].qom);
+		if (strncmp(path, nics[i].qom, n))
+			continue;
+		if (!path[n]) {
+			*backend = false;
+			return &nics[i];
+		}
+		if (!strcmp(path + n, "/virtio-backend")) {
+			*backend = true;
+			return &nics[i];
+		}
+	}
+	return NULL;
+}
+
+static bool prop_here(const struct nic *n, bool backend)
+{
+	(void)n;
+	return !strcmp(prop_at, backend ? "backend" : "proxy");
+}
+
+static const char *type_name(const struct nic *n, bool backend)
+{
+	return backend ? "virtio-net-device" : n->driver;
+}
+
+static void cmd_qom_set(int fd, const struct jv *id, const struct jv *args)
+{
+	const char *path = jv_get_string(args, "path"), *prop = jv_get_string(args, "property");
+	const struct jv *value = jv_get(args, "value");
+	int64_t size, segs;
+	bool backend;
+	struct nic *n;
+
+	if (!path || !prop || !value) {
+		send_error(fd, id, "GenericError", "Parameter 'path' is missing");
+		return;
+	}
+	n = nic_by_path(path, &backend);
+	if (!n) {
+		send_error(fd, id, "DeviceNotFound", "Device '%s' not found", path);
+		return;
+	}
+	if (strcmp(prop, "host-gso-limits") || !prop_here(n, backend)) {
+		log_line("qom-set %s %s refused: no such property", path, prop);
+		send_error(fd, id, "GenericError", "Property '%s.%s' not found",
+			   type_name(n, backend), prop);
+		return;
+	}
+	if (!jv_get_int(value, "size", &size) || !jv_get_int(value, "segs", &segs) ||
+	    size < 1280 || size > UINT32_MAX || segs < 1 || segs > 65535) {
+		log_line("qom-set %s %s refused: bad value", path, prop);
+		send_error(fd, id, "GenericError",
+			   "host-gso-limits: size must be 1280..4294967295, segs 1..65535");
+		return;
+	}
+	n->size = size;
+	n->segs = segs;
+	n->limits_set = true;
+	log_line("qom-set %s host-gso-limits size=%" PRId64 " segs=%" PRId64 " tap=%s",
+		 path, size, segs, n->ifname);
+	send_return(fd, id, "{}");
+}
+
+static void cmd_qom_get(int fd, const struct jv *id, const struct jv *args)
+{
+	const char *path = jv_get_string(args, "path"), *prop = jv_get_string(args, "property");
+	char value[QEMU_OPT_MAX + 64];
+	bool backend;
+	struct nic *n;
+
+	n = path ? nic_by_path(path, &backend) : NULL;
+	if (!n || !prop) {
+		send_error(fd, id, "DeviceNotFound", "Device '%s' not found", path ? path : "");
+		return;
+	}
+	log_line("qom-get %s %s", path, prop);
+	if (!strcmp(prop, "netdev") && !backend) {
+		snprintf(value, sizeof(value), "\"%s\"", n->netdev);
+		send_return(fd, id, value);
+	} else if (!strcmp(prop, "host-gso-limits") && prop_here(n, backend)) {
+		snprintf(value, sizeof(value), "{\"size\":%" PRId64 ",\"segs\":%" PRId64 "}",
+			 n->limits_set ? n->size : 65536, n->limits_set ? n->segs : 65535);
+		send_return(fd, id, value);
+	} else {
+		send_error(fd, id, "GenericError", "Property '%s.%s' not found",
+			   type_name(n, backend), prop);
+	}
+}
+
+static void cmd_qom_list(int fd, const struct jv *id, const struct jv *args)
+{
+	const char *path = jv_get_string(args, "path");
+	bool anon = path && !strcmp(path, "/machine/peripheral-anon");
+	struct reply r;
+	size_t i, shown = 0;
+
+	log_line("qom-list %s", path ? path : "");
+	if (!path || (!anon && strcmp(path, "/machine/peripheral"))) {
+		send_error(fd, id, "DeviceNotFound", "Device '%s' not found", path ? path : "");
+		return;
+	}
+	reply_start(&r);
+	fputs("{\"return\":[", r.f);
+	for (i = 0; i < nic_count; i++) {
+		const char *qom = nics[i].qom, *slash = strrchr(qom, '/');
+
+		if (!nics[i].has_device || (size_t)(slash - qom) != strlen(path) ||
+		    strncmp(qom, path, strlen(path)))
+			continue;
+		fprintf(r.f, "%s{\"name\":", shown++ ? "," : "");
+		json_print_string(r.f, slash + 1);
+		fprintf(r.f, ",\"type\":\"child<%s>\"}", nics[i].driver);
+	}
+	fputs("]", r.f);
+	reply_send(&r, fd, id);
+}
+
+/* One message from the client; false when the connection should end. */
+static bool handle_message(int fd, const char *msg, size_t len, bool *negotiated)
+{
+	struct jv *req = jv_parse(msg, len);
+	const char *cmd = jv_get_string(req, "execute");
+	const struct jv *id = jv_get(req, "id"), *args = jv_get(req, "arguments");
+
+	if (!cmd) {
+		send_error(fd, id, "GenericError", "JSON parse error, or no 'execute'");
+		jv_free(req);
+		return true;
+	}
+	if (!*negotiated) {
+		if (!strcmp(cmd, "qmp_capabilities")) {
+			*negotiated = true;
+			send_return(fd, id, "{}");
+		} else {
+			send_error(fd, id, "CommandNotFound",
+				   "Expecting capabilities negotiation with 'qmp_capabilities'");
+		}
+	} else if (!strcmp(cmd, "qom-set")) {
+		cmd_qom_set(fd, id, args);
+	} else if (!strcmp(cmd, "qom-get")) {
+		cmd_qom_get(fd, id, args);
+	} else if (!strcmp(cmd, "qom-list")) {
+		cmd_qom_list(fd, id, args);
+	} else if (!strcmp(cmd, "qmp_capabilities")) {
+		send_error(fd, id, "CommandNotFound", "Capabilities negotiation is already complete, command ignored");
+	} else {
+		send_error(fd, id, "CommandNotFound", "The command %s has not been found", cmd);
+	}
+	jv_free(req);
+	return true;
+}
+
+static void serve_client(int fd)
+{
+	static const char greeting[] =
+		"{\"QMP\":{\"version\":{\"qemu\":{\"micro\":2,\"minor\":2,\"major\":10},"
+		"\"package\":\"qmp-standin\"},\"capabilities\":[\"oob\"]}}\r\n";
+	static char buf[MSG_MAX];
+	bool negotiated = false;
+	size_t have = 0;
+
+	log_line("connect");
+	if (stuck) {
+		/* A hung QEMU: the connection stays open and silent until the client gives up. */
+		while (!quit) {
+			char c;
+			ssize_t n = recv(fd, &c, 1, 0);
+
+			if (n == 0 || (n < 0 && errno != EINTR))
+				break;
+		}
+		return;
+	}
+	send_all(fd, greeting, sizeof(greeting) - 1);
+	while (!quit) {
+		ssize_t n = recv(fd, buf + have, sizeof(buf) - have, 0);
+		long mlen;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		have += (size_t)n;
+		while ((mlen = jv_message_len(buf, have)) > 0) {
+			handle_message(fd, buf, (size_t)mlen, &negotiated);
+			memmove(buf, buf + mlen, have - (size_t)mlen);
+			have -= (size_t)mlen;
+		}
+		if (mlen < 0 || have == sizeof(buf))
+			return;	/* not QMP: QEMU drops such a client too */
+	}
+}
+
+static int listen_unix(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		fail_msg("%s: socket path too long", path);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		fail_errno("socket");
+	unlink(path);
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		fail_msg("bind %s: %s", path, strerror(errno));
+	if (listen(fd, 8) < 0)
+		fail_errno("listen");
+	return fd;
+}
+
+/* --- client mode (the tests' virsh) ------------------------------------------ */
+
+static int client(const char *path, const char *json)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	static char buf[MSG_MAX];
+	size_t have = 0;
+	int fd, step = 0;
+	char cmd[MSG_MAX];
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		fail_msg("%s: socket path too long", path);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		fail_msg("connect %s: %s", path, strerror(errno));
+	/* step 0: greeting; 1: qmp_capabilities' return; 2: the command's reply */
+	for (;;) {
+		ssize_t n = recv(fd, buf + have, sizeof(buf) - have - 1, 0);
+		long mlen;
+
+		if (n <= 0)
+			fail_msg("%s: connection closed before the reply", path);
+		have += (size_t)n;
+		while ((mlen = jv_message_len(buf, have)) > 0) {
+			struct jv *m = jv_parse(buf, (size_t)mlen);
+			bool is_event = jv_get(m, "event") != NULL;
+
+			if (!m)
+				fail_msg("%s: not JSON", path);
+			if (!is_event && step == 0) {
+				snprintf(cmd, sizeof(cmd), "{\"execute\":\"qmp_capabilities\"}\n");
+				send_all(fd, cmd, strlen(cmd));
+				step = 1;
+			} else if (!is_event && step == 1) {
+				snprintf(cmd, sizeof(cmd), "%s\n", json);
+				send_all(fd, cmd, strlen(cmd));
+				step = 2;
+			} else if (!is_event && step == 2) {
+				/* virsh prints QEMU's reply as it is, errors included, and exits 0. */
+				printf("%.*s\n", (int)mlen, buf);
+				jv_free(m);
+				close(fd);
+				return 0;
+			}
+			jv_free(m);
+			memmove(buf, buf + mlen, have - (size_t)mlen);
+			have -= (size_t)mlen;
+		}
+	}
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	quit = 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct qemu_args a = { .argv = argv, .argc = (size_t)argc };
+	char path[QEMU_OPT_MAX] = "", pidfile[QEMU_OPT_MAX];
+	const char *env, *bridge = getenv("QMP_STANDIN_BRIDGE");
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct rlimit rl;
+	size_t pos = 0;
+	int lfd = -1;
+
+	fail_prog = "qmp-standin";
+	if (argc == 4 && !strcmp(argv[1], "--client"))
+		return client(argv[2], argv[3]);
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"usage: qmp-standin QEMU-ARGS...  |  qmp-standin --client SOCKET JSON\n");
+		return argc < 2 ? EXIT_FAILURE : EXIT_SUCCESS;
+	}
+	if ((env = getenv("QMP_STANDIN_PROP")))
+		prop_at = env;
+	events = getenv("QMP_STANDIN_EVENTS") && !strcmp(getenv("QMP_STANDIN_EVENTS"), "1");
+	stuck = getenv("QMP_STANDIN_STUCK") && !strcmp(getenv("QMP_STANDIN_STUCK"), "1");
+	if ((env = getenv("QMP_STANDIN_LOG"))) {
+		log_fd = open(env, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (log_fd < 0)
+			fail_errno(env);
+	}
+	/* Many taps in one process (the benchmark): every descriptor counts. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	setup_nics(&a, bridge);
+	if ((env = getenv("QMP_STANDIN_SOCKET")))
+		snprintf(path, sizeof(path), "%s", env);
+	else
+		qemu_cmdline_qmp_socket(&a, path, sizeof(path));
+	if (path[0])
+		lfd = listen_unix(path);
+	{
+		const char *pf = qemu_args_next(&a, "pidfile", &pos);
+
+		if (pf) {
+			FILE *f;
+
+			snprintf(pidfile, sizeof(pidfile), "%s", pf);
+			f = fopen(pidfile, "we");
+			if (!f)
+				fail_errno(pidfile);
+			fprintf(f, "%d\n", (int)getpid());
+			fclose(f);
+		}
+	}
+	log_line("ready");
+	printf("qmp-standin: ready\n");
+	fflush(stdout);
+
+	while (!quit) {
+		struct pollfd p = { .fd = lfd, .events = POLLIN };
+		int cfd;
+
+		/* Without a socket (libvirt-style, nobody to talk to) it only holds its taps. */
+		if (poll(&p, lfd >= 0 ? 1 : 0, -1) < 0)
+			continue;
+		cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (cfd < 0)
+			continue;
+		serve_client(cfd);
+		close(cfd);
+	}
+	if (path[0])
+		unlink(path);
+	return EXIT_SUCCESS;
+}
