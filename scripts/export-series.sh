@@ -3,25 +3,65 @@
 # 'git format-patch' and a cover letter.  The patch files are the product:
 # never edit them by hand, edit the commits and run this.
 #
-#   scripts/export-series.sh linux|linux-split|qemu|spec [TREE]
+#   scripts/export-series.sh [--signoff "Name <addr>"] [--output DIR] \
+#       linux|linux-split|qemu|spec [TREE]
 #
 # TREE defaults to the developer tree from scripts/devtree.sh.  The
 # commits exported are base..HEAD; the cover letter's subject and text
 # come from configs/cover-NAME.txt (first line subject, then the body).
+#
+# Recipients: the Linux and QEMU series get To:/Cc: headers from the
+# tree's own scripts/get_maintainer.pl, per patch, and the cover letter
+# the union of them, as a submitter would pass to git send-email; the
+# spec goes to virtio-comment.
+#
+# base-commit: only where the base is a real upstream commit (the spec).
+# The Linux and QEMU bases are release tarballs imported as one local
+# commit, whose id means nothing upstream: their cover letters name the
+# release instead ("based on v7.2.13").
+#
+# --signoff "Name <addr>": a submitter re-signs the whole series in one
+# step: every patch gets their Signed-off-by (after the project's, as
+# 'git rebase --signoff' would add it).  --output DIR writes the series
+# there instead of the project's folder (a submitter's copy).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then { echo "usage: $0 linux|linux-split|qemu|spec [TREE]" >&2; exit 2; }; fi
+usage() {
+	echo "usage: $0 [--signoff \"Name <addr>\"] [--output DIR] linux|linux-split|qemu|spec [TREE]" >&2
+	exit 2
+}
+signoff='' out=''
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--signoff) [ $# -ge 2 ] || usage; signoff=$2; shift 2 ;;
+	--output) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
+if [ -n "$signoff" ] && ! [[ $signoff =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ ]]; then
+	die "--signoff wants \"Full Name <user@example.org>\", got '$signoff'"
+fi
 name=$1
 tree=${2:-$GSO_CACHE/dev/$name}
+# folder, subject prefix, upstream base commit (empty: a release tarball)
 case "$name" in
-linux) out=$GSO_TOP/kernel-patches; prefix="PATCH net-next" ;;
-linux-split) out=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next" ;;
-qemu)  out=$GSO_TOP/qemu-patches; prefix=PATCH ;;
-spec)  out=$GSO_TOP/spec; prefix=PATCH ;;
+linux)
+	folder=$GSO_TOP/kernel-patches; prefix="RFC PATCH net-next"; upstream_base= ;;
+linux-split)
+	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next"; upstream_base= ;;
+qemu)
+	folder=$GSO_TOP/qemu-patches; prefix="RFC PATCH"; upstream_base= ;;
+spec)
+	folder=$GSO_TOP/spec; prefix=PATCH
+	upstream_base=15f488c162107f7b52fb2e4d0f36a2349fe9d3a9 ;;
 *) die "unknown series $name" ;;
 esac
+out=${out:-$folder}
+mkdir -p "$out"
 cover=$GSO_TOP/configs/cover-$name.txt
 [ -d "$tree" ] || die "no working tree $tree (create it with scripts/devtree.sh $name)"
 [ -f "$cover" ] || die "no cover letter text $cover"
@@ -31,15 +71,85 @@ n=$(git -C "$tree" rev-list --count base..HEAD)
 [ "$n" -gt 0 ] || die "$tree has no commits on top of base"
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; git -C "$tree" branch -q -D gso-export-tmp 2>/dev/null || true' EXIT
-git -C "$tree" branch -q -f gso-export-tmp HEAD
-git -C "$tree" config branch.gso-export-tmp.description "$(cat "$cover")"
+# A branch of our own: linux and linux-split trees share one repository,
+# and two exports may run at once.
+tmpbranch=gso-export-$name-$$
+trap 'rm -rf "$tmp"; git -C "$tree" config --unset "branch.$tmpbranch.description" 2>/dev/null
+	git -C "$tree" branch -q -D "$tmpbranch" 2>/dev/null || true' EXIT
+git -C "$tree" branch -q -f "$tmpbranch" HEAD
+git -C "$tree" config "branch.$tmpbranch.description" "$(cat "$cover")"
 git -C "$tree" -c core.abbrev=12 format-patch -q --cover-letter \
 	--cover-from-description=subject --subject-prefix="$prefix" \
-	--zero-commit --no-signature --base=base \
-	-o "$tmp" base..gso-export-tmp
-git -C "$tree" config --unset branch.gso-export-tmp.description || true
+	--zero-commit --no-signature \
+	-o "$tmp" "base..$tmpbranch"
+coverfile=$(find "$tmp" -name '0000-cover-letter.patch')
+
+if [ -n "$upstream_base" ]; then
+	printf '\nbase-commit: %s\n' "$upstream_base" >> "$coverfile"
+fi
+
+# add_headers FILE HEADER-LINES: put mail headers (To:, Cc:) at the end of
+# FILE's header block, before the blank line that ends it.
+add_headers() {
+	local f=$1 hdrs=$2
+	[ -n "$hdrs" ] || return 0
+	awk -v h="$hdrs" '!done && /^$/ { print h; done = 1 } { print }' "$f" > "$f.new"
+	mv "$f.new" "$f"
+}
+
+# recipients FILE: get_maintainer.pl's addresses for one patch, one a line:
+# maintainers and reviewers first, then the lists.  No git history (the
+# base is a tarball) and no role annotations, as in a mail header.
+recipients() {
+	local opts=(--no-rolestats --no-git --no-git-fallback)
+	# The kernel's version also checks for a kernel tree; QEMU's has no --tree.
+	case "$name" in linux*) opts+=(--no-tree) ;; esac
+	(cd "$tree" && perl scripts/get_maintainer.pl "${opts[@]}" "$1") | sed '/^$/d'
+}
+
+# header_lines TO-ADDR REST...: "To: first" and one "Cc: addr" per other
+# address (git send-email takes several Cc: lines).
+header_lines() {
+	local first=1 a
+	for a in "$@"; do
+		if [ $first = 1 ]; then printf 'To: %s\n' "$a"; first=0
+		else printf 'Cc: %s\n' "$a"; fi
+	done
+}
+
+case "$name" in
+linux|linux-split|qemu)
+	[ -f "$tree/scripts/get_maintainer.pl" ] || die "$tree has no scripts/get_maintainer.pl"
+	: > "$tmp/all-recipients"
+	for p in "$tmp"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ "$p" = "$coverfile" ] && continue
+		mapfile -t rcpt < <(recipients "$p") ||
+			die "get_maintainer.pl failed on ${p##*/}"
+		[ ${#rcpt[@]} -gt 0 ] || die "get_maintainer.pl found nobody for ${p##*/}"
+		printf '%s\n' "${rcpt[@]}" >> "$tmp/all-recipients"
+		add_headers "$p" "$(header_lines "${rcpt[@]}")"
+	done
+	# The cover letter goes to everyone a patch goes to, lists first.
+	mapfile -t rcpt < <(awk '!seen[$0]++' "$tmp/all-recipients" |
+		awk '/^[^<]*@/ && !/</ { print; next } { rest[++n] = $0 } END { for (i = 1; i <= n; i++) print rest[i] }')
+	add_headers "$coverfile" "$(header_lines "${rcpt[@]}")"
+	;;
+spec)
+	for p in "$tmp"/[0-9][0-9][0-9][0-9]-*.patch; do
+		add_headers "$p" "To: virtio-comment@lists.linux.dev"
+	done
+	;;
+esac
+
+if [ -n "$signoff" ]; then
+	for p in "$tmp"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ "$p" = "$coverfile" ] && continue
+		git interpret-trailers --in-place --if-exists addIfDifferent \
+			--trailer "Signed-off-by: $signoff" "$p"
+		grep -qF "Signed-off-by: $signoff" "$p" || die "could not sign ${p##*/}"
+	done
+fi
 
 find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 cp "$tmp"/*.patch "$out"/
-log "exported $n patches and a cover letter to ${out#"$GSO_TOP"/}"
+log "exported $n patches and a cover letter to ${out#"$GSO_TOP"/}${signoff:+, signed off by $signoff}"
