@@ -76,7 +76,9 @@ log "makepdf.sh took $(($(date +%s) - start)) s (rc=$rc)"
 logf=$work/$specdoc.log
 rm -rf "$out"
 mkdir -p "$out"
+# The log for the verdict, the .aux for the labels (tests/t02-spec.sh).
 [ -f "$logf" ] && cp "$logf" "$out/"
+[ -f "${logf%.log}.aux" ] && cp "${logf%.log}.aux" "$out/"
 cp "$work/makepdf.out" "$out/"
 
 problems=

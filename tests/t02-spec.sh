@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The spec series builds to PDF with the spec's own makepdf.sh (xelatex),
+# with no LaTeX error and no undefined reference; the new section, its
+# labels and its conformance entries are in the PDF with the v2 rules;
+# and a spec with an undefined reference fails the build.  Both builds
+# are cached by series hash (scripts/build-spec-pdf.sh): warm, this takes
+# a second; cold, about two minutes of xelatex.
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$GSO_TOP"
+
+for cmd in xelatex pdftotext; do
+	command -v "$cmd" >/dev/null || {
+		log_test "spec: PDF tools present" FAIL "$cmd missing: run scripts/setup-deps.sh"
+		tests_exit
+	}
+done
+
+sec='sec:Device Types / Network Device / Device Operation / GSO Limits'
+dev='devicenormative:Device Types / Network Device / Device Operation / GSO Limits'
+drv='drivernormative:Device Types / Network Device / Device Operation / GSO Limits'
+
+# 1. The series' PDF: makepdf.sh, no LaTeX error, no undefined reference.
+pdf=$(scripts/build-spec-pdf.sh 2>"$TEST_LOG_DIR/spec-pdf.err") ||
+	check_err $? "$(tail -n 20 "$TEST_LOG_DIR/spec-pdf.err")"
+log_test "spec: PDF builds with makepdf.sh, no LaTeX error or undefined reference"
+if [ -z "${pdf:-}" ] || [ ! -s "$pdf" ]; then
+	log_test "spec: PDF checks" FAIL "no PDF to check"
+	tests_exit
+fi
+dir=$(dirname "$pdf")
+logf=${pdf%.pdf}.log
+aux=${pdf%.pdf}.aux
+
+# The build's verdict, checked again from its own log: nothing undefined.
+if grep -nE '^! |undefined' "$logf" >"$TEST_LOG_DIR/spec-undefined.txt"; then
+	check_err 1 "$logf: $(head -n 5 "$TEST_LOG_DIR/spec-undefined.txt")"
+fi
+log_test "spec: xelatex log has no error and no undefined reference"
+
+# 2. The labels exist (in the final pass's .aux) and the conformance
+# clauses list the two normative sections by the numbers they got.
+nums=()
+for l in "$sec" "$dev" "$drv"; do
+	n=$(grep -F "\\newlabel{$l}{" "$aux" | sed -E 's/^\\newlabel\{[^}]*\}\{\{([^}]*)\}.*/\1/') || true
+	[ -n "$n" ] || check_err 1 "label '$l' not in $aux"
+	nums+=("$n")
+done
+log_test "spec: the GSO Limits labels are defined (${nums[*]})"
+
+text=$TEST_LOG_DIR/spec.txt
+pdftotext -enc UTF-8 "$pdf" "$text"
+# Page footers out, then one line.  Hyphens are dropped on both sides of
+# a comparison (here and in has()), as a line break can fall after any
+# hyphen: "virtio-" "net", "gso_-" "max_size", "configura-" "tion".
+footer='^(virtio-v\S+|\d+ \w+ \d{4}|Standards Track Work Product|Copyright .*Reserved\.|Page \d+ of \d+)\n'
+flat=$(perl -CSD -0777 -pe "s/$footer//mg;"' s/\f//g; s/-\n//g; s/-//g; s/\s+/ /g' "$text")
+has() { grep -qF -- "${2//-/}" <<< "$1"; }
+
+# The clause's list: one "• N" line per normative section it names.
+clause() {
+	perl -CSD -ne 'if (/^A network \Q'"$1"'\E MUST conform to the following normative statements:/) { $on = 1; next }
+		s/^\f//; next if $on && (/^\s*$/ || /'"$footer"'/);
+		if ($on) { last unless /^\x{2022} ([\d.]+)\s*$/; print "$1\n" }' "$text"
+}
+clause device | grep -qxF "${nums[1]}" ||
+	check_err 1 "the network device conformance clause does not list ${nums[1]} ($dev)"
+clause driver | grep -qxF "${nums[2]}" ||
+	check_err 1 "the network driver conformance clause does not list ${nums[2]} ($drv)"
+log_test "spec: conformance clauses list both GSO Limits requirements"
+
+# 3. The new section's text, with the rules of v2, is in the PDF.
+section=$(perl -ne 'print $1 if /\d GSO Limits (If VIRTIO_NET_F_GSO_LIMITS has been negotiated.*?)\d+(\.\d+)+ Setting Up Receive Buffers/' <<< "$flat")
+[ -n "$section" ] || check_err 1 "the GSO Limits section is not in the PDF text"
+for phrase in \
+	'gso_max_size is an exclusive bound' \
+	'gso_max_segs is an inclusive bound' \
+	'the virtio-net header in use' \
+	'reports 0xffffffff in gso_max_size' \
+	'reports 65535 in gso_max_segs' \
+	'Values of gso_max_size above 65536 are valid' \
+	'the device reports 65536, not 0xffffffff' \
+	'is valid even if it is too small for a GSO packet of two segments' \
+	'keeps it as its size limit' \
+	'count against the limits of the path' \
+	'MUST NOT change gso_max_size or gso_max_segs while the device is suspended' \
+	'configuration generation count' \
+	'length is equal to or greater than its size limit' \
+	'it segments the packet, or otherwise processes it, as it does without the feature'; do
+	has "$section" "$phrase" ||
+		check_err 1 "not in the PDF's GSO Limits section: '$phrase'"
+done
+log_test "spec: the GSO Limits section states the v2 rules"
+
+# Neutral for hardware and vDPA devices: the section never says where a
+# packet is segmented ("in software"); v1's inclusive wording is gone.
+for phrase in 'in software' 'largest length' 'struct virtio_net_hdr' \
+	'reports 65536 in gso_max_size' 'reserved for future'; do
+	if has "$section" "$phrase"; then
+		check_err 1 "the GSO Limits section still says '$phrase'"
+	fi
+done
+log_test "spec: no v1 wording left in the GSO Limits section"
+
+# The ranges are device requirements of the configuration layout, next to
+# mtu's.
+layout=$(perl -ne 'print $1 if /Device Requirements: Device configuration layout (The device MUST set max_virtqueue_pairs.*?) Driver Requirements: Device configuration layout/' <<< "$flat")
+for phrase in 'MUST set mtu to between 68 and 65535' \
+	'MUST set gso_max_size to at least 1280 and gso_max_segs to between 1 and 65535 inclusive' \
+	'MUST set gso_max_size to 0xffffffff' 'MUST set gso_max_segs to 65535'; do
+	has "$layout" "$phrase" ||
+		check_err 1 "not in Device Requirements: Device configuration layout: '$phrase'"
+done
+log_test "spec: value ranges are device requirements next to mtu's"
+
+# 4. The cover letter: upstream base commit, no open question left.
+cover=spec/0000-cover-letter.patch
+short=$(awk '$2 ~ /^virtio-spec-.*\.tar/ { sub(/^virtio-spec-/, "", $2); sub(/\.tar.*/, "", $2); print $2 }' \
+	configs/bases.sha256)
+grep -qE "^base-commit: ${short:-none}[0-9a-f]{$((40 - ${#short}))}\$" "$cover" ||
+	check_err 1 "$cover: base-commit is not the upstream commit $short...: $(grep '^base-commit' "$cover" || echo none)"
+log_test "spec: cover letter's base-commit is the upstream commit ($short)"
+if grep -q '^Open question' "$cover"; then
+	check_err 1 "$cover still has v1's open question"
+fi
+grep -q '^Changes since v1' "$cover" || check_err 1 "$cover has no v1->v2 changelog"
+log_test "spec: cover letter has the v1->v2 changelog and no open question"
+
+# 5. Negative: a spec with an undefined reference does not build, and
+# the message names the reference.
+rc=0
+err=$(scripts/build-spec-pdf.sh tests/fixtures/spec-undefined-ref 2>&1 >/dev/null) || rc=$?
+[ "$rc" -ne 0 ] || check_err 1 "a spec with an undefined reference built"
+grep -qF 'Device Operation / GSO Limit' <<< "$err" ||
+	check_err 1 "the failure does not name the undefined reference: $err"
+log_test "spec: an undefined reference fails the PDF build, naming it"
+
+echo "spec PDF: $pdf (${dir##*/})"
+tests_exit
