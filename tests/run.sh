@@ -24,6 +24,7 @@ cd "$(dirname "$0")/.." || exit 1
 ALL_TESTS=(
 	tests/t00-static.sh
 	tests/t01-series.sh
+	tests/t02-spec.sh
 	tests/tools-*.sh
 	tests/qemu-qtest.sh
 	tests/t10-smoke.sh
