@@ -10,7 +10,8 @@
 #   dom1    libvirt: -name guest=dom1, tap vnet0 passed as fd=31, in br1;
 #           reached through a stand-in `virsh qemu-monitor-command`
 #   vm101   property on the virtio-backend child (fallback path)
-#   vm102   without the feature (qom-set refused): logged once, not retried
+#   vm102   device without the feature (patched QEMU's refusal): logged once,
+#           not retried; vm105: a QEMU without the series (no such property)
 #   vm103   hung QEMU (accepts, never answers): must not delay the others
 #
 # Checks: start -> each set to its bridge's limits; port limit change ->
@@ -133,9 +134,13 @@ vm dom1 br1 QMP_STANDIN_TAPFD_31=vnet0 QMP_STANDIN_SOCKET="$S/dom1.sock" -- \
 vm vm101 br1 QMP_STANDIN_PROP=backend -- -id 101 \
 	-chardev "socket,id=qmp,path=$S/101.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap101i0 -device virtio-net-pci,netdev=net0,id=net0
-vm vm102 br1 QMP_STANDIN_PROP=none -- -id 102 \
+vm vm102 br1 QMP_STANDIN_PROP=off -- -id 102 \
 	-chardev "socket,id=qmp,path=$S/102.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap102i0 -device virtio-net-pci,netdev=net0,id=net0
+
+vm vm105 br1 QMP_STANDIN_PROP=none -- -id 105 \
+	-chardev "socket,id=qmp,path=$S/105.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
+	-netdev type=tap,id=net0,ifname=tap105i0 -device virtio-net-pci,netdev=net0,id=net0
 
 # --- --dry-run: prints, sets nothing ------------------------------------------------
 out=$("$LIMITSD" --netns "$HOST" --once --dry-run --proxmox-run-dir "$S" --virsh "$S/virsh" 2>&1) ||
@@ -168,10 +173,14 @@ slowwait 5 hung_error || check_err 1 "hung QEMU: no timeout message in the statu
 check_eq "daemon log lines about the hung QEMU" "$(grep -c 'tap103i0: .*no answer' "$LOG/daemon.log")" 1
 log_test "a hung QMP socket does not delay the other VMs (${synced_ms} ms)"
 
-slowwait 5 test "$(tap_state tap102i0)" = unsupported || check_err 1 "vm102 state: $(tap_state tap102i0)"
-grep -q "tap102i0: .*has no host-gso-limits property" "$LOG/daemon.log" ||
+state_is() { [ "$(tap_state "$1")" = "$2" ]; }
+slowwait 5 state_is tap102i0 unsupported || check_err 1 "vm102 state: $(tap_state tap102i0)"
+grep -q "tap102i0: .*does not offer the GSO limits feature (start the device with host_gso_max_segs=65535" "$LOG/daemon.log" ||
 	check_err 1 "no clear message for the device without the feature"
-log_test "a device without the feature: reported as unsupported"
+slowwait 5 state_is tap105i0 unsupported || check_err 1 "vm105 state: $(tap_state tap105i0)"
+grep -q "tap105i0: .*has no host-gso-limits property (a QEMU without the GSO limits series)" "$LOG/daemon.log" ||
+	check_err 1 "no clear message for a QEMU without the series"
+log_test "devices without the feature, QEMU without the series: reported"
 
 # --- status over the control socket --------------------------------------------
 st=$(status)
@@ -209,15 +218,16 @@ wait_sets "size=32000 segs=40 tap=tapplain" 1 || check_err 1 "tapplain did not f
 log_test "tap moved to another bridge: set to the new path"
 
 # --- the feature-less device is not asked again and again ------------------------
-# Each ask is two refusals (the proxy, then its virtio-backend child).
+# An ask is one refusal for vm102 and two for vm105 (the proxy, then its
+# virtio-backend child).
 refusals=$(grep -c "qom-set .*refused" "$SETLOG" || true)
 h link set dev nic1 gso_max_segs 41
 wait_sets "size=32000 segs=41 tap=vnet0" 1 || check_err 1 "dom1 did not follow nic1"
 sleep 0.3
 after=$(grep -c "qom-set .*refused" "$SETLOG" || true)
-# A new value is offered once more (2 refusals), never in a loop.
-[ "$after" -le $((refusals + 2)) ] || check_err 1 "the feature-less device refused $((after - refusals)) more times"
-check_eq "daemon log lines about vm102" "$(grep -c 'tap102i0: .*has no host-gso-limits' "$LOG/daemon.log")" 1
+# A new value is offered once more (3 refusals), never in a loop.
+[ "$after" -le $((refusals + 3)) ] || check_err 1 "the feature-less device refused $((after - refusals)) more times"
+check_eq "daemon log lines about vm102" "$(grep -c 'tap102i0: .*does not offer' "$LOG/daemon.log")" 1
 log_test "device without the feature: logged once, no retry loop"
 
 # --- the daemon restarts: every VM set again -----------------------------------

@@ -324,6 +324,15 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			job_done(j);
 			return;
 		}
+		if (cls && !strcmp(cls, "GenericError") && desc &&
+		    strstr(desc, "host-gso-limits") && strstr(desc, "does not offer")) {
+			/* Patched QEMU, device started without the feature (docs/qemu.md). */
+			job_refused(j, TAP_UNSUPPORTED,
+				    "%s does not offer the GSO limits feature (start the device with "
+				    "host_gso_max_segs=65535 to let the daemon manage it): %s",
+				    t->ep.qom, desc);
+			return;
+		}
 		if (cls && !strcmp(cls, "GenericError") && desc && strstr(desc, "not found") &&
 		    strstr(desc, "host-gso-limits")) {
 			if (!j->tried_backend) {
@@ -334,8 +343,8 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			}
 			t->ep.backend = false;
 			job_refused(j, TAP_UNSUPPORTED,
-				    "%s has no host-gso-limits property (QEMU without the GSO limits "
-				    "feature, or the device was started without it): %s",
+				    "%s has no host-gso-limits property (a QEMU without the GSO "
+				    "limits series): %s",
 				    t->ep.qom, desc);
 			return;
 		}

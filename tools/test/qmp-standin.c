@@ -23,9 +23,11 @@
  *   <pid> qom-set <path> host-gso-limits size=<N> segs=<M>
  *
  * Behaviour knobs (environment):
- *   QMP_STANDIN_PROP=proxy|backend|none   where host-gso-limits exists: on the
- *        virtio-net-pci device (default), on its virtio-backend child, or nowhere
- *        (a device without the feature: qom-set fails as QEMU's does)
+ *   QMP_STANDIN_PROP=proxy|backend|none|off   where host-gso-limits exists: on
+ *        the virtio-net-pci device (default), on its virtio-backend child,
+ *        nowhere (a QEMU without the series), or refused because the device
+ *        does not offer the feature (patched QEMU, started without it); the
+ *        errors are QEMU's
  *   QMP_STANDIN_EVENTS=1   an event before every reply (clients must skip them)
  *   QMP_STANDIN_STUCK=1    accept connections and never answer (a hung QEMU)
  *   QMP_STANDIN_BRIDGE=BR  put its taps into bridge BR and up, as Proxmox's
@@ -340,6 +342,13 @@ static void cmd_qom_set(int fd, const struct jv *id, const struct jv *args)
 	n = nic_by_path(path, &backend);
 	if (!n) {
 		send_error(fd, id, "DeviceNotFound", "Device '%s' not found", path);
+		return;
+	}
+	if (!strcmp(prop, "host-gso-limits") && !strcmp(prop_at, "off")) {
+		log_line("qom-set %s %s refused: feature not offered", path, prop);
+		send_error(fd, id, "GenericError",
+			   "'host-gso-limits': the device does not offer VIRTIO_NET_F_GSO_LIMITS; "
+			   "start it with host_gso_max_size or host_gso_max_segs");
 		return;
 	}
 	if (strcmp(prop, "host-gso-limits") || !prop_here(n, backend)) {
