@@ -35,6 +35,9 @@ capture_stop() {
 #   $TEST_LOG_DIR/NAME.{console.log,recv.log,tap.pcap,nic.pcap}
 #   BULK_GUEST_LINK: the guest's "gso_max_size ... tso_max_segs ..." line
 #   BULK_OK: 1 when the guest and the receiver both verified the stream
+# BULK_WAIT_LIMITS="SIZE SEGS": the guest waits (up to 60 s) until its
+# tso_max_size/tso_max_segs are those before it sends, for limits that
+# management sets at run time (tests/harness/limitsd.sh).
 bulk_run() {
 	local name=$1 bytes=$2 family=$3 props=${4:-} peer guest6=""
 	if [ "$family" = 6 ]; then peer=$PEER_IP6 guest6=-6; else peer=$PEER_IP4; fi
@@ -52,6 +55,9 @@ bulk_run() {
 . /etc/gso-guest.sh
 gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
 gcheck ping ping_until $peer || exit 1
+i=0
+while [ -n "${BULK_WAIT_LIMITS:-}" ] && [ "\$(gso_limits | cut -d' ' -f1-2)" != "${BULK_WAIT_LIMITS:-}" ] &&
+	[ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
 echo "GUEST-LINK: \$(gso-linkinfo \$GUEST_IF)"
 gso-stream send $guest6 $peer $BULK_PORT $bytes --timeout 200 || exit 1
 echo "GUEST-LINK-AFTER: \$(gso-linkinfo \$GUEST_IF)"

@@ -82,5 +82,5 @@ topo_tier1() {
 topo_guest_nic_args() {
 	local extra=${1:+,$1}
 	printf '%s\n' -netdev "tap,id=n0,ifname=tap0,script=no,downscript=no,vhost=off" \
-		-device "virtio-net-pci,netdev=n0,mac=$GUEST_MAC$extra"
+		-device "virtio-net-pci,id=net0,netdev=n0,mac=$GUEST_MAC$extra"
 }

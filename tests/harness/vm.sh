@@ -11,6 +11,8 @@
 #   GSO_VM_TIMEOUT  seconds before a VM is killed (default 300)
 
 : "${GSO_VM_TIMEOUT:=300}"
+# shellcheck source=tests/harness/qmp.sh
+. "$GSO_TOP/tests/harness/qmp.sh"
 GSO_FIRMWARE=${GSO_FIRMWARE:-/usr/share/qemu}
 
 # /dev/kvm may exist and even create VMs without being able to run a
@@ -129,14 +131,10 @@ vm_console_wait() {
 	slowwait "$3" grep -qE "$2" "$TEST_LOG_DIR/$1.console.log"
 }
 
-# vm_qmp NAME JSON...: send QMP commands (after the capabilities
-# handshake) to a running VM and print the replies.
+# vm_qmp NAME JSON...: send QMP commands to a running VM, one at a time,
+# each after the reply to the one before; print the replies (qmp_cmds).
 vm_qmp() {
 	local sock=$TEST_LOG_DIR/$1.qmp.sock
 	shift
-	{
-		echo '{"execute":"qmp_capabilities"}'
-		for c in "$@"; do echo "$c"; done
-		sleep 0.3
-	} | timeout 10 socat - "UNIX-CONNECT:$sock"
+	qmp_cmds "$sock" "$@"
 }
