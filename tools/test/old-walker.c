@@ -9,8 +9,9 @@
  * issue 13): listen for every RTMGRP_LINK event of the namespace, wait for
  * 50 ms of quiet, then dump the whole link table and walk its own tap's
  * path.  One process per VM; a link event anywhere wakes all of them.
- * Prints "TAP SIZE SEGS" (stdout, one write per line) at start and each
- * time its tap's limits change; on SIGTERM "TAP walks=N" and exits.
+ * Prints "TAP SIZE SEGS t=WALLTIME" (stdout, one write per line) at start and each
+ * time its tap's limits change; "TAP walks=N" on SIGUSR1, and on SIGTERM
+ * before it exits.
  */
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -29,12 +30,23 @@
 
 #define SETTLE_S	0.05	/* QEMU's coalescing delay */
 
-static volatile sig_atomic_t quit;
+static volatile sig_atomic_t quit, report;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	quit = 1;
+	if (sig == SIGUSR1)
+		report = 1;
+	else
+		quit = 1;
+}
+
+static void print_walks(const char *tap, unsigned long walks)
+{
+	char line[128];
+	int n = snprintf(line, sizeof(line), "%s walks=%lu\n", tap, walks);
+
+	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
+		fail_errno("stdout");
 }
 
 /* Dump and walk; print when the limits differ from the last ones. */
@@ -60,7 +72,11 @@ static void walk(const char *tap, uint32_t *size, uint32_t *segs)
 		if (p.status == PATH_OK && (p.max_size != *size || p.max_segs != *segs)) {
 			*size = p.max_size;
 			*segs = p.max_segs;
-			n = snprintf(line, sizeof(line), "%s %u %u\n", tap, *size, *segs);
+			struct timespec ts;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			n = snprintf(line, sizeof(line), "%s %u %u t=%lld.%09ld\n", tap, *size, *segs,
+				     (long long)ts.tv_sec, ts.tv_nsec);
 			if (write(STDOUT_FILENO, line, (size_t)n) < 0)
 				fail_errno("stdout");
 		}
@@ -75,14 +91,14 @@ int main(int argc, char **argv)
 	uint32_t size = 0, segs = 0;
 	unsigned long walks = 0;
 	double due = 0;
-	char buf[MNL_SOCKET_BUFFER_SIZE], line[128];
-	int n;
+	char buf[MNL_SOCKET_BUFFER_SIZE];
 
 	fail_prog = "old-walker";
 	if (argc != 2)
 		fail_msg("usage: old-walker TAP");
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (!nl || mnl_socket_bind(nl, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0)
 		fail_errno("netlink");
@@ -96,6 +112,10 @@ int main(int argc, char **argv)
 			double left = due - clock_now_s();
 
 			timeout = left > 0 ? (int)(left * 1000) + 1 : 0;
+		}
+		if (report) {
+			report = 0;
+			print_walks(argv[1], walks);
 		}
 		if (poll(&p, 1, timeout) < 0)
 			continue;
@@ -112,9 +132,7 @@ int main(int argc, char **argv)
 			walks++;
 		}
 	}
-	n = snprintf(line, sizeof(line), "%s walks=%lu\n", argv[1], walks);
-	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
-		return EXIT_FAILURE;
+	print_walks(argv[1], walks);
 	mnl_socket_close(nl);
 	return EXIT_SUCCESS;
 }

@@ -20,7 +20,7 @@
  * qom-list, one client at a time as QEMU's monitor does.  Every command it
  * is told is appended to QMP_STANDIN_LOG as one line:
  *
- *   <pid> qom-set <path> host-gso-limits size=<N> segs=<M>
+ *   <pid> qom-set <path> host-gso-limits size=<N> segs=<M> tap=<TAP> t=<wall time>
  *
  * Behaviour knobs (environment):
  *   QMP_STANDIN_PROP=proxy|backend|none|off   where host-gso-limits exists: on
@@ -91,8 +91,16 @@ static void log_line(const char *fmt, ...)
 	va_start(ap, fmt);
 	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
-	if (n > (int)sizeof(line) - 2)
-		n = (int)sizeof(line) - 2;
+	if (n > (int)sizeof(line) - 40)
+		n = (int)sizeof(line) - 40;
+	{
+		/* Wall clock: the benchmark compares it with `date +%s.%N` and other processes. */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " t=%lld.%09ld",
+			      (long long)ts.tv_sec, ts.tv_nsec);
+	}
 	line[n++] = '\n';
 	/* O_APPEND and one write: lines of many stand-ins do not interleave. */
 	if (write(log_fd, line, (size_t)n) < 0)
