@@ -64,13 +64,24 @@ b link set dev br0 up
 
 now() { date +%s.%N; }
 # cpu_ns PIDFILE: time on CPU of the processes listed, in ns.
-cpu_ns() { sed 's|.*|/proc/&/schedstat|' "$1" | xargs cat 2>/dev/null | awk '{ s += $1 } END { printf "%d\n", s }'; }
+cpu_ns() { sed 's|.*|/proc/&/schedstat|' "$1" | xargs cat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
 # last_t FILE PATTERN: the latest t= stamp of the lines matching PATTERN.
 last_t() { grep -- "$2" "$1" | sed -n 's/.* t=\([0-9.]*\).*/\1/p' | sort -n | tail -1; }
 count() { grep -c -- "$2" "$1" || true; }
 count_at_least() { [ "$(count "$1" "$2")" -ge "$3" ]; }
 ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%d", (b - a) * 1000 }'; }
 status() { "$LIMITSD" status --control "$S/ctl"; }
+# quiet: wait (at most 30 s) for a second without link events: a storm's
+# bridges and taps keep announcing for a while after the last VM is set.
+quiet() {
+	local n m i
+	for ((i = 0; i < 30; i++)); do
+		n=$(wc -l <"$S/monitor.txt")
+		sleep 1
+		m=$(wc -l <"$S/monitor.txt")
+		[ "$n" = "$m" ] && return 0
+	done
+}
 counter() { jq -r ".counters.$2" <<<"$1"; }
 # Wait generously: TCG-free but 2 shared cores, and N processes to schedule.
 WAIT=$((30 + N / 10))
@@ -134,7 +145,7 @@ storm_cpu=$(cpu_ns "$S/daemon.pid")
 log_test "boot storm: $N VMs set, ${storm_conn} QMP conversations, ${storm_dumps} dumps for ${storm_events} events"
 
 # --- 2. one port change, new design --------------------------------------------------
-sleep 1 # let the storm's last retries and the stand-ins settle before measuring
+quiet
 st1=$(status)
 cpu_d0=$(cpu_ns "$S/daemon.pid")
 cpu_s0=$(cpu_ns "$S/standins.pid")
@@ -166,7 +177,7 @@ ip netns exec "$BENCH" bash -c '
 # Each walker prints its tap's limits once at start (60000/60 now).
 slowwait "$WAIT" count_at_least "$WALKLOG" " 60000 60 " "$N" ||
 	check_err 1 "old design: $(count "$WALKLOG" " 60000 60 ") of $N walkers started"
-sleep 1
+quiet
 # walks_sum: every walker reports its walks so far (SIGUSR1); their sum.
 WALK_REPORTS=0
 walks_sum() {
