@@ -107,14 +107,26 @@ recipients() {
 	(cd "$tree" && perl scripts/get_maintainer.pl "${opts[@]}" "$1") | sed '/^$/d'
 }
 
-# header_lines TO-ADDR REST...: "To: first" and one "Cc: addr" per other
-# address (git send-email takes several Cc: lines).
+# header_lines ADDR...: one To: header with the mailing lists and one Cc:
+# header with the people, folded one address a line as format-patch's own
+# --to/--cc are (RFC 5322 allows one of each).
+is_list() { [[ $1 =~ @(vger\.kernel\.org|lists\.|nongnu\.org) ]]; }
 header_lines() {
-	local first=1 a
+	local a to=() cc=()
 	for a in "$@"; do
-		if [ $first = 1 ]; then printf 'To: %s\n' "$a"; first=0
-		else printf 'Cc: %s\n' "$a"; fi
+		if is_list "$a"; then to+=("$a"); else cc+=("$a"); fi
 	done
+	fold_header To "${to[@]}"
+	fold_header Cc "${cc[@]}"
+}
+fold_header() {
+	local name=$1 i
+	shift
+	[ $# -gt 0 ] || return 0
+	printf '%s: %s' "$name" "$1"
+	shift
+	for i in "$@"; do printf ',\n    %s' "$i"; done
+	printf '\n'
 }
 
 case "$name" in
@@ -129,9 +141,8 @@ linux|linux-split|qemu)
 		printf '%s\n' "${rcpt[@]}" >> "$tmp/all-recipients"
 		add_headers "$p" "$(header_lines "${rcpt[@]}")"
 	done
-	# The cover letter goes to everyone a patch goes to, lists first.
-	mapfile -t rcpt < <(awk '!seen[$0]++' "$tmp/all-recipients" |
-		awk '/^[^<]*@/ && !/</ { print; next } { rest[++n] = $0 } END { for (i = 1; i <= n; i++) print rest[i] }')
+	# The cover letter goes to everyone a patch goes to.
+	mapfile -t rcpt < <(awk '!seen[$0]++' "$tmp/all-recipients")
 	add_headers "$coverfile" "$(header_lines "${rcpt[@]}")"
 	;;
 spec)
