@@ -47,16 +47,19 @@ if [ -n "$signoff" ] && ! [[ $signoff =~ ^[^\<\>]+\ \<[^\<\>@\ ]+@[^\<\>\ ]+\>$ 
 fi
 name=$1
 tree=${2:-$GSO_CACHE/dev/$name}
-# folder, subject prefix, upstream base commit (empty: a release tarball)
+# folder, subject prefix, upstream base commit (empty: a release tarball).
+# The version is in the prefix, not format-patch -v, which would rename the
+# files (v2-0001-...) out of tree.sh's reach.  RFC while the specification
+# change is a proposal; the series with a v1->v2 changelog say v2.
 case "$name" in
 linux)
-	folder=$GSO_TOP/kernel-patches; prefix="RFC PATCH net-next"; upstream_base= ;;
+	folder=$GSO_TOP/kernel-patches; prefix="RFC PATCH net-next v2"; upstream_base= ;;
 linux-split)
 	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next"; upstream_base= ;;
 qemu)
-	folder=$GSO_TOP/qemu-patches; prefix="RFC PATCH"; upstream_base= ;;
+	folder=$GSO_TOP/qemu-patches; prefix="RFC PATCH v2"; upstream_base= ;;
 spec)
-	folder=$GSO_TOP/spec; prefix=PATCH
+	folder=$GSO_TOP/spec; prefix="PATCH v2"
 	upstream_base=15f488c162107f7b52fb2e4d0f36a2349fe9d3a9 ;;
 *) die "unknown series $name" ;;
 esac
