@@ -33,7 +33,7 @@ require_command jq "gso-limitsd"
 make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
 	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
 
-setup_ns HOST
+setup_ns HOST OTHER
 # Unix socket paths must fit in 108 bytes: a short private directory.
 S=$(mktemp -d /tmp/gso-limitsd-test.XXXXXX)
 defer rm -rf "$S"
@@ -52,6 +52,12 @@ h link set dev nic1 gso_max_size 32000 gso_max_segs 40 master br1
 # daemon's periodic re-read (--rescan, 3 s here) finds such a change.  A port
 # joining or leaving a bridge is announced and must be followed at once.
 for dev in br0 br1 nic0 nic0p nic1 nic1p; do h link set dev "$dev" up; done
+
+# A second watched namespace (--netns twice): br9 with nic9 at 48000/48.
+ip -n "$OTHER" link add br9 type bridge
+ip -n "$OTHER" link add nic9 type veth peer name nic9p
+ip -n "$OTHER" link set dev nic9 gso_max_size 48000 gso_max_segs 48 master br9
+for dev in br9 nic9 nic9p; do ip -n "$OTHER" link set dev "$dev" up; done
 
 # The stand-in virsh: `virsh qemu-monitor-command DOMAIN --pretty JSON`.
 cat >"$S/virsh" <<EOF
@@ -73,7 +79,7 @@ vm() {
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
 	out=$LOG/vm-$name.out
-	ip netns exec "$HOST" env QMP_STANDIN_LOG="$SETLOG" QMP_STANDIN_BRIDGE="$bridge" \
+	ip netns exec "${VM_NS:-$HOST}" env QMP_STANDIN_LOG="$SETLOG" QMP_STANDIN_BRIDGE="$bridge" \
 		QMP_STANDIN_EVENTS=1 "${envs[@]}" "$STANDIN" "$@" >"$out" 2>&1 &
 	VM_PID[$name]=$!
 	defer "kill ${VM_PID[$name]}"
@@ -102,7 +108,7 @@ wait_sets() { slowwait "${3:-10}" sets_at_least "$1" "$2"; }
 
 DAEMON_PID=
 start_daemon() {
-	"$LIMITSD" --netns "$HOST" --control "$S/ctl" --proxmox-run-dir "$S" \
+	"$LIMITSD" --netns "$HOST" --netns "$OTHER" --control "$S/ctl" --proxmox-run-dir "$S" \
 		--virsh "$S/virsh" --settle 50 --qmp-timeout 1500 --rescan 3 --verbose \
 		>>"$LOG/daemon.log" 2>&1 &
 	DAEMON_PID=$!
@@ -142,12 +148,15 @@ vm vm105 br1 QMP_STANDIN_PROP=none -- -id 105 \
 	-chardev "socket,id=qmp,path=$S/105.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap105i0 -device virtio-net-pci,netdev=net0,id=net0
 
-# --- --dry-run: prints, sets nothing ------------------------------------------------
-out=$("$LIMITSD" --netns "$HOST" --once --dry-run --proxmox-run-dir "$S" --virsh "$S/virsh" 2>&1) ||
+VM_NS=$OTHER vm other br9 -- -qmp "unix:$S/other.qmp,server=on,wait=off" \
+	-netdev tap,id=n0,ifname=tapother -device virtio-net-pci,netdev=n0,id=nic0
+
+# --- --dry-run: prints, sets nothing (run inside the namespace: the default) ---------
+out=$(ip netns exec "$HOST" "$LIMITSD" --once --dry-run --proxmox-run-dir "$S" --virsh "$S/virsh" 2>&1) ||
 	check_err $? "--once --dry-run failed: $out"
-grep -q "would set $HOST/tap100i0: size 64000 segs 64 (path limit from nic0) via $S/100.qmp, device /machine/peripheral/net0" <<<"$out" ||
+grep -q "would set tap100i0: size 64000 segs 64 (path limit from nic0) via $S/100.qmp, device /machine/peripheral/net0" <<<"$out" ||
 	check_err 1 "no 'would set' line for tap100i0: $out"
-grep -q "would set $HOST/vnet0: size 32000 segs 40 .* via virsh domain dom1, device /machine/peripheral/net0" <<<"$out" ||
+grep -q "would set vnet0: size 32000 segs 40 .* via virsh domain dom1, device /machine/peripheral/net0" <<<"$out" ||
 	check_err 1 "no 'would set' line for the libvirt guest: $out"
 check_eq "qom-set lines after --dry-run" "$(sets .)" 0
 log_test "--dry-run prints what it would set and sets nothing"
@@ -165,6 +174,9 @@ wait_sets "net0/virtio-backend host-gso-limits size=32000 segs=40 tap=tap101i0" 
 	check_err 1 "vm101 not set on its virtio-backend child"
 synced_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 log_test "start: Proxmox, plain -qmp, libvirt (virsh) VMs set to their paths"
+wait_sets "peripheral/nic0 host-gso-limits size=48000 segs=48 tap=tapother" 1 ||
+	check_err 1 "the VM in the second --netns not set"
+log_test "two --netns watched: the second namespace's VM set too"
 
 # The hung QEMU costs its own 1.5 s timeout, not the others' time.
 [ "$synced_ms" -lt 1500 ] || check_err 1 "others waited for the hung QEMU: ${synced_ms} ms"

@@ -623,13 +623,14 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	setup_nics(&a, bridge);
+	/* Like QEMU: chardevs (the QMP socket) exist before netdevs open their taps. */
 	if ((env = getenv("QMP_STANDIN_SOCKET")))
 		snprintf(path, sizeof(path), "%s", env);
 	else
 		qemu_cmdline_qmp_socket(&a, path, sizeof(path));
 	if (path[0])
 		lfd = listen_unix(path);
+	setup_nics(&a, bridge);
 	{
 		const char *pf = qemu_args_next(&a, "pidfile", &pos);
 
