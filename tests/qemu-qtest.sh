@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Build the patched QEMU and its qos-test binary, and run the series'
+# Build the patched QEMU and its qtest binaries, and run the series'
 # qtests: the virtio-net GSO limits cases of tests/qtest/virtio-net-test.c
-# (qos graph, every machine that has virtio-net-pci: pc and q35; the
-# gso_limits/offered/auto* cases cover host_gso_auto without a tap), plus
-# checks of the built binary itself (host_gso_auto's fallback warning).
+# (qos graph, the pc machine's virtio-net-pci), and
+# tests/qtest/virtio-net-gso-limits-test (run-time changes through
+# qom-set host-gso-limits, held changes, reset, refused values, and a
+# migration between two QEMUs, accepted and refused), plus checks of the
+# built binary itself.
 #
 #   tests/qemu-qtest.sh [--tree DIR]
 #
 # Default: the pinned base with qemu-patches/ applied; --tree DIR: a
 # developer tree as it is (scripts/devtree.sh qemu).  Prints one
-# "TEST: name [ OK ]|[FAIL]|[SKIP]" line per qtest case (from qos-test's
-# TAP output) and per check; exits 0 when all passed, 1 otherwise.
+# "TEST: name [ OK ]|[FAIL]|[SKIP]" line per qtest case (from the
+# binaries' TAP output) and per check; exits 0 when all passed, 1 otherwise.
 # From a fresh cache this builds QEMU (scripts/build-qemu.sh, ~1400 ninja
 # steps; ccache makes a rebuild cheap); warm, it takes a few seconds.
 set -euo pipefail
@@ -29,26 +31,27 @@ log_dir=$TEST_LOG_DIR/qemu-qtest
 mkdir -p "$log_dir"
 
 if ! qemu=$("$GSO_TOP/scripts/build-qemu.sh" "${build_args[@]}" -- tests/qtest/qos-test \
-		2> "$log_dir/build.err"); then
+		tests/qtest/virtio-net-gso-limits-test 2> "$log_dir/build.err"); then
 	cat "$log_dir/build.err" >&2
-	log_test "qemu: build qemu-system-x86_64 and qos-test" FAIL "see $log_dir/build.err"
+	log_test "qemu: build qemu-system-x86_64 and the qtests" FAIL "see $log_dir/build.err"
 	tests_exit
 fi
 builddir=$(dirname "$qemu")
 qos_test=$builddir/tests/qtest/qos-test
-log_test "qemu: build qemu-system-x86_64 and qos-test"
+gso_test=$builddir/tests/qtest/virtio-net-gso-limits-test
+log_test "qemu: build qemu-system-x86_64 and the qtests"
 
 # --- the binary itself -------------------------------------------------------
 props=$("$qemu" -device virtio-net-pci,help 2>&1) || true
-for p in host_gso_max_size host_gso_max_segs x-gso-limits-unchecked; do
+for p in host_gso_max_size host_gso_max_segs host-gso-limits x-gso-limits-unchecked; do
 	grep -q "^  $p=" <<<"$props"
 	check_err $? "virtio-net-pci,help does not list $p"
 done
 log_test "qemu: virtio-net-pci lists the GSO limits properties"
 
-# An out-of-range size must stop QEMU at start, with the valid range.
-want="'host_gso_max_size' must be between 1280 and 65536, or 0 for no size limit"
-for size in 1000 70000; do
+# Too small a size must stop QEMU at start, with the valid range.
+want="'host_gso_max_size' must be between 1280 and 4294967295, or 0 for no size limit"
+for size in 100 1279; do
 	rc=0
 	out=$("$qemu" -M q35 -accel qtest -nodefaults -display none \
 		-netdev user,id=n0 -device "virtio-net-pci,netdev=n0,host_gso_max_size=$size" \
@@ -57,7 +60,7 @@ for size in 1000 70000; do
 	grep -qF "$want" <<<"$out"
 	check_err $? "host_gso_max_size=$size: message not found in: $out"
 done
-log_test "qemu: host_gso_max_size=1000 and =70000 fail at start"
+log_test "qemu: host_gso_max_size=100 and =1279 fail at start"
 
 # q35 + TCG + qboot, as the VM harness boots: it must start and answer.
 rc=0
@@ -70,53 +73,54 @@ grep -q '10\.2\.' <<<"$out"
 check_err $? "no version from the monitor: $out"
 log_test "qemu: q35 with TCG and qboot starts and quits"
 
-# host_gso_auto on a backend that is not a tap: no limit, one warning.
-rc=0
-out=$(printf 'quit\n' | timeout 60 "$qemu" -M q35 -accel tcg \
-	-bios qboot.rom -vga none -nodefaults -display none -monitor stdio \
-	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,host_gso_auto=on \
-	2>&1) || rc=$?
-check_eq "exit status with host_gso_auto=on on -netdev user" "$rc" 0
-check_eq "fallback warnings" "$(grep -c "host_gso_auto: netdev n0 cannot report its host path's GSO limits; offering no limit (65536 bytes, 65535 segments)" <<<"$out")" 1
-log_test "qemu: host_gso_auto=on without a tap warns once and starts"
-
 # --- qtests ------------------------------------------------------------------
+# run_qtests BINARY LOG PATH-REGEX NAME-SED: run BINARY's cases whose
+# paths match PATH-REGEX (TAP output in $log_dir/LOG.tap), one TEST line
+# per case, named by NAME-SED applied to its path.
+run_qtests() {
+	local bin=$1 log=$2 filter=$3 namesed=$4 line path name seen=0 rc=0 p
+	local paths=() pargs=()
+	mapfile -t paths < <("$bin" -l 2>/dev/null | grep -E "$filter" || true)
+	if [ ${#paths[@]} -eq 0 ]; then
+		log_test "qtest: $log cases" FAIL "${bin##*/} lists none (is the series applied?)"
+		return
+	fi
+	for p in "${paths[@]}"; do
+		pargs+=(-p "$p")
+	done
+	"$bin" --tap -k "${pargs[@]}" > "$log_dir/$log.tap" 2> "$log_dir/$log.err" || rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "* | "not ok "*) ;;
+		*) continue ;;
+		esac
+		path=$(sed -E 's/^(not )?ok [0-9]+ +//; s/ *#.*$//' <<<"$line")
+		name=$(sed -E "$namesed" <<<"$path")
+		seen=$((seen + 1))
+		case "$line" in
+		"not ok "*) log_test "qtest: $name" FAIL "see $log_dir/$log.{tap,err}" ;;
+		# The project's own QEMU builds everything its cases need: a case
+		# that skips is a failure here, not a skip (issue 15: no skips).
+		*"# SKIP"*) log_test "qtest: $name" FAIL "skipped:${line##*# SKIP}" ;;
+		*) log_test "qtest: $name" ;;
+		esac
+	done < "$log_dir/$log.tap"
+	if [ "$seen" -ne ${#paths[@]} ]; then
+		log_test "qtest: all ${#paths[@]} listed $log cases reported" FAIL \
+			"$seen reported, exit status $rc; see $log_dir/$log.err"
+	elif [ "$rc" -ne 0 ]; then
+		log_test "qtest: $log exit status" FAIL "$rc; see $log_dir/$log.err"
+	fi
+}
+
 # qos-test asks the binary for its machines and devices even to list.
 export QTEST_QEMU_BINARY=$qemu
-mapfile -t paths < <("$qos_test" -l 2>/dev/null | grep '/virtio-net-pci-tests/gso_limits/' || true)
-if [ ${#paths[@]} -eq 0 ]; then
-	log_test "qtest: virtio-net gso_limits cases" FAIL "qos-test lists none (is the series applied?)"
-	tests_exit
-fi
-pargs=()
-for p in "${paths[@]}"; do
-	pargs+=(-p "$p")
-done
-rc=0
-"$qos_test" --tap -k "${pargs[@]}" > "$log_dir/qos-test.tap" 2> "$log_dir/qos-test.err" || rc=$?
-# "ok 3 /x86_64/pc/i440FX-pcihost/.../virtio-net-pci-tests/gso_limits/range"
-# becomes "qtest: x86_64/pc gso_limits/range".
-seen=0
-while IFS= read -r line; do
-	case "$line" in
-	"ok "* | "not ok "*) ;;
-	*) continue ;;
-	esac
-	path=$(sed -E 's/^(not )?ok [0-9]+ +//; s/ *#.*$//' <<<"$line")
-	name=$(sed -E 's@^/([^/]+)/([^/]+)/.*/virtio-net-pci-tests/@\1/\2 @' <<<"$path")
-	seen=$((seen + 1))
-	case "$line" in
-	"not ok "*) log_test "qtest: $name" FAIL "see $log_dir/qos-test.{tap,err}" ;;
-	# The project's own QEMU builds everything its cases need: a case
-	# that skips is a failure here, not a skip (issue 15: no skips).
-	*"# SKIP"*) log_test "qtest: $name" FAIL "skipped:${line##*# SKIP}" ;;
-	*) log_test "qtest: $name" ;;
-	esac
-done < "$log_dir/qos-test.tap"
-if [ "$seen" -ne ${#paths[@]} ]; then
-	log_test "qtest: all ${#paths[@]} listed cases reported" FAIL \
-		"$seen reported, qos-test exit status $rc; see $log_dir/qos-test.err"
-elif [ "$rc" -ne 0 ]; then
-	log_test "qtest: qos-test exit status" FAIL "$rc; see $log_dir/qos-test.err"
-fi
+# "ok 3 /x86_64/pc/i440FX-pcihost/.../virtio-net-pci-tests/gso_limits/offered/size_only"
+# becomes "qtest: x86_64/pc gso_limits/offered/size_only".
+run_qtests "$qos_test" qos-test '/virtio-net-pci-tests/gso_limits/' \
+	's@^/([^/]+)/([^/]+)/.*/virtio-net-pci-tests/@\1/\2 @'
+# "ok 1 /x86_64/virtio-net/gso-limits/runtime" becomes
+# "qtest: x86_64 virtio-net/gso-limits/runtime".
+run_qtests "$gso_test" virtio-net-gso-limits-test '/virtio-net/gso-limits/' \
+	's@^/([^/]+)/@\1 @'
 tests_exit

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Issue 4 through the harness: QEMU's auto mode discovers the tap's host
-# path, and the guest follows it at run time.
-#   auto   r8169 profile, host_gso_auto=on: the guest reports 64000/64.
+# Run-time changes of the host path, followed the way a user runs it: the
+# host daemon gso-limitsd runs in the host namespace (tests/harness/
+# limitsd.sh), finds the guest's QEMU and its -qmp socket by itself and
+# sets the tap's path limits with qom-set host-gso-limits; QEMU starts
+# with the feature offered and no limit (host_gso_max_segs=65535).
+#   daemon r8169 profile: the running guest comes to 64000/64.
 #   S3     while a TCP stream runs, the egress limit drops to 48000/32 and
 #          later rises to 64000/64: the guest follows both ways (measured
 #          delay), the rise restores gso_max_size, streams after each
@@ -140,17 +143,20 @@ phase_hist() {
 # --- S3 ----------------------------------------------------------------------
 VM=s3
 topo_tier1 r8169
+limitsd_start "$HOST_NS" || check_err 1 "gso-limitsd did not start"
 phase_capture_start "$VM.tap" tap0
 phase_capture_start "$VM.nic" nic0
 receivers
 script=$TEST_LOG_DIR/$VM.guest.sh
 guest_script > "$script"
-mapfile -t nic < <(topo_guest_nic_args "host_gso_auto=on")
+mapfile -t nic < <(topo_guest_nic_args "$LIMITSD_NIC_PROPS")
 vm_start $VM "$HOST_NS" "$script" "${nic[@]}"
 
 vm_console_wait $VM 'GUEST-LIMITS: 64000 64 64000' 120 ||
-	check_err 1 "the guest did not start with 64000/64 (auto): $(grep GUEST-LIMITS "$TEST_LOG_DIR/$VM.console.log" | head -n 3)"
-log_test "auto: host_gso_auto=on on the r8169 path gives the guest 64000/64"
+	check_err 1 "the guest did not come to 64000/64: $(grep GUEST-LIMITS "$TEST_LOG_DIR/$VM.console.log" | head -n 3)"
+limitsd_set_seen "$HOST_NS" 64000 64 ||
+	check_err 1 "gso-limitsd's log has no 'set size 64000 segs 64': $(tail -n 5 "$TEST_LOG_DIR/limitsd-$HOST_NS.log")"
+log_test "daemon: gso-limitsd gives the running guest the r8169 path's 64000/64"
 
 vm_console_wait $VM 'PHASE1-DONE' 120 || check_err 1 "phase 1 stream did not finish"
 change_and_measure s3-drop nic_set_limits 48000 32 || check_err 1 "the guest did not follow the drop"
@@ -174,11 +180,14 @@ mss=$(hist_q "$VM-p5202" '.mss')
 { [ "$max2" -le $((32 * mss)) ] && [ "$max2" -lt 48000 ]; } ||
 	check_err 1 "after the drop the guest still sent $max2-byte frames (limit 48000/32, mss $mss)"
 log_test "S3: after each change, no software segmentation (largest frame $max2 at 48000/32)"
+limitsd_alive || check_err 1 "gso-limitsd exited: $(tail -n 5 "$TEST_LOG_DIR/limitsd-$HOST_NS.log")"
+log_test "S3: gso-limitsd runs through all changes"
 defer_cleanup
 
 # --- S4 ----------------------------------------------------------------------
 VM=s4
 topo_tier1 r8169
+limitsd_start "$HOST_NS" || check_err 1 "gso-limitsd did not start"
 # A second path: br1 with an e1000e-like port; both ports reach the wire
 # peer through a switch bridge in the peer namespace, so the guest keeps
 # its peer when the tap moves.
@@ -220,6 +229,8 @@ log_test "S4: the tap moves to another bridge: the guest takes its limits"
 
 finish_vm
 log_test "S4: all streams arrive intact across the topology changes"
+limitsd_alive || check_err 1 "gso-limitsd exited: $(tail -n 5 "$TEST_LOG_DIR/limitsd-$HOST_NS.log")"
+log_test "S4: gso-limitsd runs through all changes"
 
 echo "propagation delays (host change -> guest sees it, polled every 50 ms, $GSO_ACCEL):"
 sed 's/^/    /' "$DELAYS"

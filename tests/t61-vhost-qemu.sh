@@ -1,33 +1,33 @@
 #!/usr/bin/env bash
-# Tier 2, QEMU's vhost path: the patched kernel boots as a host VM, and
-# inside it the patched QEMU runs a nested guest (the same bzImage) with
-#   -netdev tap,...,vhost=on -device virtio-net-pci,...,host_gso_auto=on
+# Tier 2, vhost=on as a user runs it: a kernel boots as a host VM, and
+# inside it the host daemon gso-limitsd runs (no options but --control
+# none) and the patched QEMU runs a nested guest (the same bzImage) with
+#   -netdev tap,...,vhost=on -device virtio-net-pci,...,host_gso_max_segs=65535
+#   -qmp unix:...  (the feature offered, no limit until the daemon sets one)
 # on a tap in a bridge whose other ports have r8169's limits (64000 bytes /
 # 64 segments): a veth (vnic0) to a receiver in a peer namespace, and in
-# the vhost case a netdevsim port set through its debugfs knobs.  In both
-# cases, at 64000/64, the guest sends an 8 MiB stream through vhost-net,
-# captured on the tap and on vnic0: intact, every byte on both, GSO
-# packets on the tap, 0 bytes segmented in software (gso-hist).
-#   vhost     the nested QEMU runs in a network namespace of its own and
-#             its tap is moved out of it into the host VM's bridge, as when
-#             a management layer passes QEMU a tap from another namespace:
-#             QEMU's own rtnetlink walk cannot see the tap's path (the
-#             guest probes with "no limit"), only vhost-net can.  The
-#             nested guest must come to tso_max 64000/64 (QEMU asks
-#             vhost-net once it has its backend and notifies the change);
-#             the nested QEMU really uses /dev/vhost-net (an open fd and a
-#             vhost worker thread); the port drops to 32000/32 and the
-#             guest follows within NESTED_FOLLOW_S (delay recorded);
-#             QEMU's trace (-trace 'tap_gso_limits*') says the ioctls are
-#             in use and that 64000/64 and 32000/32 came from vhost-net.
-#             Without QEMU's vhost-net patch the guest stays at
-#             65536/65535 and the case fails.
-#   fallback  the same QEMU and guest in a host VM booted from the
-#             UNPATCHED kernel (vhost-net without the GSO ioctls, netdevsim
-#             without the knobs: vnic0 alone): the guest still gets
-#             64000/64, from QEMU's rtnetlink walk (trace: netlink), and
-#             follows the veth's change to 32000/32 through QEMU's link
-#             listener.
+# the vhost case a netdevsim port set through its debugfs knobs.  The
+# daemon finds the QEMU holding the tap and its QMP socket, and sets the
+# path's limits with qom-set host-gso-limits.  In both cases, at 64000/64,
+# the guest sends an 8 MiB stream through vhost-net, captured on the tap
+# and on vnic0: intact, every byte on both, GSO packets on the tap, 0 bytes
+# segmented in software (gso-hist).
+#   vhost     the patched kernel; the nested QEMU runs in a network
+#             namespace of its own and its tap is moved out of it into the
+#             host VM's bridge, as when a management layer passes QEMU a
+#             tap from another namespace: the daemon, in the bridge's
+#             namespace, still finds the tap's QEMU.  The nested guest
+#             comes to tso_max 64000/64; the nested QEMU really uses
+#             /dev/vhost-net (an open fd and a vhost worker thread); the
+#             netdevsim port drops to 32000/32 (the kernel announces the
+#             change) and the guest follows within NESTED_FOLLOW_S (delay
+#             recorded); QEMU's trace (-trace virtio_net_gso_limits) and the
+#             daemon's log show both values set and notified.
+#   fallback  the same in a host VM booted from the UNPATCHED kernel
+#             (netdevsim without the knobs: vnic0 alone; no announcement of
+#             a bare gso_max_* change, so the change also sets the alias, as
+#             tier 1 does): the guest gets 64000/64 and follows the veth's
+#             change to 32000/32.
 # The two host VMs run at the same time.  Everything network lives inside
 # the host VMs; the host side only makes one namespace per VM.
 #
@@ -68,6 +68,7 @@ ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 dump() {
 	sed 's/^/NVQ-CON: /' $N/console.log 2>/dev/null | tr -d '\r' | tail -n 60
 	sed 's/^/NVQ-QEMU: /' $N/qemu.err 2>/dev/null | tail -n 40
+	sed 's/^/NVQ-LD: /' $N/limitsd.log 2>/dev/null | tail -n 40
 }
 fail() { say "error: $*"; dump; exit 1; }
 # wait_for SECONDS CMD...: retry CMD every 0.25 s.
@@ -125,6 +126,12 @@ if [ "$MODE" != nsim ]; then
 fi
 say "port $port: $($IP -d link show dev "$port" | grep -o 'tso_max_size [0-9]* tso_max_segs [0-9]*\|gso_max_size [0-9]* gso_max_segs [0-9]*' | tr '\n' ' ')"
 
+# The host daemon, as a user runs it: it watches this namespace and finds
+# the taps' QEMUs by itself.
+command -v gso-limitsd >/dev/null || fail "no gso-limitsd in the host VM"
+gso-limitsd --control none --verbose > $N/limitsd.log 2>&1 &
+LDPID=$!
+
 # --- the nested guest: report the limits on every change ------------------
 cat > $N/root/test.sh <<'NESTED'
 . /etc/gso-guest.sh
@@ -177,8 +184,9 @@ timeout -s KILL 300 $NETNS $QEMU -M pc -accel tcg -m 256 -smp 1 -nodefaults -no-
 	-chardev file,id=ret,path=$N/ret \
 	-device virtserialport,bus=vser0.0,chardev=ret,name=gso.ret \
 	-netdev tap,id=n0,ifname=tapv,script=no,downscript=no,vhost=on \
-	-device virtio-net-pci,netdev=n0,host_gso_auto=on,romfile= \
-	-trace 'tap_gso_limits*' -trace 'virtio_net_gso_limits' \
+	-device virtio-net-pci,id=net0,netdev=n0,host_gso_max_segs=65535,romfile= \
+	-qmp unix:$N/qmp.sock,server=on,wait=off \
+	-trace virtio_net_gso_limits \
 	-pidfile $N/pid > $N/qemu.out 2> $N/qemu.err &
 QPID=$!
 wait_for 10 test -s $N/pid || fail "nested QEMU did not start"
@@ -211,8 +219,8 @@ wait_for "$BOOT_S" seen_or_dead 'NESTED-LIMITS:' || fail "no limits from the nes
 seen 'NESTED-LIMITS:' || fail "nested QEMU ended before the guest reported"
 say "nested-boot-ms $(( $(ms) - t0 ))"
 say "first-limits $(grep -m1 'NESTED-LIMITS:' $N/console.log | tr -d '\r' | sed 's/.*NESTED-LIMITS: //')"
-# MODE nsim: the guest probed before vhost-net had its backend, possibly
-# with "no limit"; the 64000/64 from vhost-net follows as a config change.
+# The daemon normally sets 64000/64 before the guest's driver probes; if
+# it came later, it arrives as a config change.
 wait_for 30 seen_or_dead 'NESTED-LIMITS: 64000 64 ' || true
 say "path-limits $(grep 'NESTED-LIMITS: 64000 64 ' $N/console.log | head -n 1 | tr -d '\r' | sed 's/.*NESTED-LIMITS: //')"
 
@@ -256,6 +264,7 @@ fi
 wait_for 60 sh -c "! kill -0 $QPID 2>/dev/null" || { say "nested qemu still running: killed"; kill -9 "$QPID"; }
 wait "$QPID" 2>/dev/null
 say "nested-exit $(tr -dc '0-9' < $N/ret 2>/dev/null)"
+kill -0 "$LDPID" 2>/dev/null && say "limitsd running" || say "limitsd exited"
 say "nested-total-ms $(( $(ms) - t0 ))"
 dump
 exit 0
@@ -316,15 +325,12 @@ for c in $CASES; do
 	log_test "vhost qemu $c: nested guest boots in the host VM ($GSO_ACCEL, ${boot_ms:-?} ms)"
 
 	first=$(nvq "$vm" first-limits)
+	got=$(nvq "$vm" path-limits)
+	check_eq "nested guest's tso_max_size/segs (first: ${first% *})" "${got% *}" "64000 64"
 	if [ "$c" = vhost ]; then
-		# First the probe's view (QEMU's blind netlink walk: no limit),
-		# then vhost-net's answer.
-		got=$(nvq "$vm" path-limits)
-		check_eq "nested guest's tso_max_size/segs (first: ${first% *})" "${got% *}" "64000 64"
-		log_test "vhost qemu $c: tap outside QEMU's netns: guest gets 64000/64 from vhost-net"
+		log_test "vhost qemu $c: tap outside QEMU's netns: gso-limitsd gives the guest 64000/64"
 	else
-		check_eq "nested guest's first tso_max_size/segs" "${first% *}" "64000 64"
-		log_test "vhost qemu $c: guest gets the egress port's 64000/64"
+		log_test "vhost qemu $c: gso-limitsd gives the guest the egress port's 64000/64"
 	fi
 
 	fds=$(nvq "$vm" vhost-fds)
@@ -363,22 +369,23 @@ for c in $CASES; do
 	[ "$RET" -eq 0 ] || fail_tail "$vm"
 	log_test "vhost qemu $c: guest follows 64000/64 -> 32000/32 (${follow:-?} ms)"
 
-	want=vhost state='in use'
-	[ "$c" = fallback ] && want=netlink state='not supported (kernel)'
-	grep -q "tap_gso_limits_vhost .*vhost-net GSO limits ioctls: $state" <<< "$trace" ||
-		check_err $? "QEMU's trace does not say the ioctls are '$state'"
-	grep -q "tap_gso_limits .*: $want: 64000 bytes, 64 segments" <<< "$trace" ||
-		check_err $? "QEMU's trace does not show 64000/64 from $want"
-	# vhost: the change reached QEMU through vhost-net's eventfd (QEMU
-	# has no rtnetlink listener then, and could not see the tap);
-	# fallback: through its rtnetlink listener.
-	grep -q "tap_gso_limits .*: $want: 32000 bytes, 32 segments" <<< "$trace" ||
-		check_err $? "QEMU's trace does not show 32000/32 from $want"
+	# Who set what: the daemon's log and QEMU's trace of the device.
+	ld=$(console "$vm" | sed -n 's/^NVQ-LD: //p')
+	for v in "64000 segs 64" "32000 segs 32"; do
+		grep -q "set size $v " <<< "$ld" ||
+			check_err 1 "gso-limitsd's log has no 'set size $v'"
+		grep -q "virtio_net_gso_limits .*size $v: " <<< "$trace" ||
+			check_err 1 "QEMU's trace does not show size $v"
+	done
+	grep -q "virtio_net_gso_limits .*size 32000 segs 32: config change notified" <<< "$trace" ||
+		check_err 1 "QEMU's trace does not show the change to 32000/32 notified"
+	check_eq "gso-limitsd at the end" "$(nvq "$vm" limitsd)" running
 	if [ "$RET" -ne 0 ]; then
-		echo "      QEMU's trace ($(grep -c . <<< "$trace") lines), its last gso_limits lines:"
-		{ grep 'gso_limits' <<< "$trace" || true; } | tail -n 8 | sed 's/^/        /'
+		echo "      QEMU's trace and the daemon's log, last lines:"
+		{ grep 'gso_limits' <<< "$trace" || true; } | tail -n 6 | sed 's/^/        /'
+		tail -n 6 <<< "$ld" | sed 's/^/        /'
 	fi
-	log_test "vhost qemu $c: QEMU's trace: limits from $want"
+	log_test "vhost qemu $c: gso-limitsd set 64000/64 and 32000/32, QEMU notified the change"
 
 	check_eq "nested guest's exit code" "$(nvq "$vm" nested-exit)" 0
 	check_eq "host VM's exit code" "$rc" 0
