@@ -163,7 +163,7 @@ static void job_refused(struct job *j, enum tap_state s, const char *fmt, ...)
 static void job_refused(struct job *j, enum tap_state s, const char *fmt, ...)
 {
 	struct tap *t = j->tap;
-	char msg[220];
+	char msg[480];
 	va_list ap;
 
 	va_start(ap, fmt);

@@ -114,8 +114,8 @@ struct tap {
 	bool want_sync;
 	double retry_at;
 	double backoff_s;
-	char error[256];
-	char logged[256];		/* the last problem logged, not logged again */
+	char error[512];
+	char logged[512];		/* the last problem logged, not logged again */
 	struct job *job;
 	unsigned long commands;		/* QMP commands for this tap */
 };

@@ -10,6 +10,9 @@
  *                                      -device virtio-net-pci,netdev=net0,id=net0)
  *   qmp-standin --client SOCKET JSON  (one command over QMP, the reply on
  *                                      stdout: the tests' stand-in `virsh`)
+ *   qmp-standin --tap-fd N TAP BRIDGE CMD...  (what libvirtd does before it
+ *                                      starts QEMU: create TAP, put it into
+ *                                      BRIDGE, pass it as descriptor N to CMD)
  *
  * It reads its own command line with the same readers as the daemon
  * (lib/qemu_cmdline.c), holds every `-netdev tap` open (ifname=: opened or
@@ -581,6 +584,27 @@ static int client(const char *path, const char *json)
 	}
 }
 
+/* libvirtd's part: the tap, in its bridge, as descriptor @fdstr of @argv. */
+static int exec_with_tap(const char *fdstr, const char *ifname, const char *bridge,
+			 char **argv)
+{
+	int want = atoi(fdstr), fd;
+
+	if (want < 3)
+		fail_msg("--tap-fd %s: a descriptor number >= 3 expected", fdstr);
+	fd = tap_open(ifname);
+	tap_to_bridge(ifname, bridge);
+	if (fd != want) {
+		if (dup2(fd, want) < 0)
+			fail_errno("dup2");
+		close(fd);
+	} else if (fcntl(fd, F_SETFD, 0) < 0) {
+		fail_errno("fcntl");
+	}
+	execvp(argv[0], argv);
+	fail_msg("exec %s: %s", argv[0], strerror(errno));
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -598,8 +622,12 @@ int main(int argc, char **argv)
 	int lfd = -1;
 
 	fail_prog = "qmp-standin";
+	if (bridge && !*bridge)
+		bridge = NULL;
 	if (argc == 4 && !strcmp(argv[1], "--client"))
 		return client(argv[2], argv[3]);
+	if (argc > 5 && !strcmp(argv[1], "--tap-fd"))
+		return exec_with_tap(argv[2], argv[3], argv[4], argv + 5);
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
 		fprintf(argc < 2 ? stderr : stdout,
 			"usage: qmp-standin QEMU-ARGS...  |  qmp-standin --client SOCKET JSON\n");
