@@ -47,7 +47,7 @@ static const char usage[] =
 	"  --proxmox-run-dir  where Proxmox's VMID.qmp sockets are (default /var/run/qemu-server)\n"
 	"  --virsh PATH       virsh for libvirt guests (default virsh)\n"
 	"  --settle MS        quiet time after link events before acting (default 100)\n"
-	"  --qmp-timeout MS   per QMP step (default 2000)\n"
+	"  --qmp-timeout MS   per QMP step (default 5000)\n"
 	"  --rescan S         re-read every namespace every S seconds: Linux before the\n"
 	"                     project's notification patch sends no event when a\n"
 	"                     gso_max_*/tso_max_* changes (default 10; 0: never)\n"
@@ -56,7 +56,7 @@ static const char usage[] =
 struct ld_config ld_cfg = {
 	.settle_s = 0.1,
 	.max_settle_s = 1.0,
-	.qmp_timeout_s = 2.0,
+	.qmp_timeout_s = 5.0,
 	.retry_max_s = 60.0,
 	.max_jobs = 64,
 	.rescan_s = 10.0,
