@@ -68,6 +68,8 @@ extra_initrd "$extra" \
 script=$TEST_LOG_DIR/gso-split.guest.sh
 cat > "$script" <<'GUEST'
 export PATH=/opt/ksft/bin:$PATH
+# ip netns keeps its namespaces in /var/run/netns; the initramfs has /run.
+[ -e /var/run ] || { mkdir -p /var && ln -s /run /var/run; }
 cd /opt/ksft/net || exit 1
 bash ./gso_split.sh > /tmp/out 2>&1
 rc=$?
