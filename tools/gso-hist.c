@@ -103,11 +103,12 @@ static void parse_args(int argc, char **argv, struct hist_opts *o)
 			if (h->ncaps == HIST_MAX_FILES)
 				fail_usage(usage, "at most %d capture files", HIST_MAX_FILES);
 			c = &h->caps[h->ncaps++];
-			c->path = arg + (label_len ? label_len + 1 : 0);
+			c->path = arg;
 			if (label_len) {
-				c->label = strndup(arg, label_len);
-				if (!c->label)
-					fail_errno("strndup");
+				/* LABEL and PATH in place: argv's strings are ours to change. */
+				argv[i][label_len] = '\0';
+				c->label = argv[i];
+				c->path = argv[i] + label_len + 1;
 			}
 		}
 	}
@@ -130,7 +131,7 @@ static void parse_args(int argc, char **argv, struct hist_opts *o)
 
 static void read_capture(struct hist_capture *c)
 {
-	char errbuf[PCAP_ERRBUF_SIZE > 256 ? PCAP_ERRBUF_SIZE : 256];
+	char errbuf[PCAP_ERRBUF_SIZE];
 	pcap_t *pcap;
 
 	pcap = pcap_open_offline(c->path, errbuf);

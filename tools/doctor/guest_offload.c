@@ -21,6 +21,7 @@
 #include "doctor/doctor.h"
 #include "lib/path_limits.h"
 #include "lib/sysfs.h"
+#include "lib/text_append.h"
 
 #define GSO_LIMITS_FEATURE_BIT	71	/* VIRTIO_NET_F_GSO_LIMITS */
 
@@ -54,8 +55,7 @@ static void check_offloads(struct doctor_ctx *ctx, const struct doctor_guest_dev
 
 		if (!st.found || st.active || st.fixed)
 			continue;
-		used += (size_t)snprintf(off + used, sizeof(off) - used, "%s%s", used ? "," : "",
-					 offloads[i].name);
+		text_append(off, sizeof(off), &used, "%s%s", used ? "," : "", offloads[i].name);
 		for (j = 0; j < nkw; j++)
 			dup |= !strcmp(keywords[j], offloads[i].keyword);
 		if (!dup)
@@ -69,9 +69,10 @@ static void check_offloads(struct doctor_ctx *ctx, const struct doctor_guest_dev
 			      off);
 	doctor_ev_str(f, "driver", "%s", d->driver);
 	doctor_ev_str(f, "off", "%s", off);
-	used = (size_t)snprintf(cmd, sizeof(cmd), "ethtool -K %s", d->ifname);
+	used = 0;
+	text_append(cmd, sizeof(cmd), &used, "ethtool -K %s", d->ifname);
 	for (j = 0; j < nkw; j++)
-		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, " %s on", keywords[j]);
+		text_append(cmd, sizeof(cmd), &used, " %s on", keywords[j]);
 	doctor_fix(f, "%s", cmd);
 	doctor_fix(f, "and remove whatever turns them off at boot (a post-up line, a udev rule, "
 		   "a tuning script)");

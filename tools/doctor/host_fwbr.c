@@ -25,7 +25,7 @@
 #include "doctor/doctor.h"
 #include "lib/nf_rules.h"
 #include "lib/sysfs.h"
-#include "lib/vmm.h"
+#include "lib/qemu_cmdline.h"
 
 /* The veth port of @bridge whose peer is a port of another bridge, or NULL. */
 static const struct link_info *hop_port(const struct doctor_ctx *ctx, const struct link_info *bridge,
@@ -112,7 +112,7 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	} else if (nf_on) {
 		doctor_ev_str(f, "rules_error", "%s", strerror(-ret));
 	}
-	proxmox = vmm_proxmox_tap(tap->name, &vmid, &net);
+	proxmox = qemu_proxmox_tap_name(tap->name, &vmid, &net);
 	if (proxmox)
 		doctor_fix(f, "Proxmox: drop firewall=1 from net%u (keep its other options, see "
 			   "`qm config %u`): qm set %u --net%u virtio=<MAC>,bridge=%s,firewall=0 "

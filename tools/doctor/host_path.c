@@ -14,6 +14,7 @@
 
 #include "doctor/doctor.h"
 #include "lib/parse.h"
+#include "lib/text_append.h"
 #include "lib/vmm.h"
 
 /*
@@ -26,7 +27,7 @@ static void vmm_prop(const struct vmm_info *v, const char *tap, const char *prop
 {
 	uint64_t n;
 
-	if (!vmm_tap_device_prop(v->args, v->args_len, tap, prop, buf, len) ||
+	if (!vmm_tap_device_prop(&v->args, tap, prop, buf, len) ||
 	    !parse_u64(buf, 0, UINT32_MAX, &n))
 		buf[0] = '\0';
 }
@@ -36,7 +37,7 @@ static bool vmm_auto(const struct vmm_info *v, const char *tap)
 {
 	char val[8];
 
-	return vmm_tap_device_prop(v->args, v->args_len, tap, "host_gso_auto", val, sizeof(val)) &&
+	return vmm_tap_device_prop(&v->args, tap, "host_gso_auto", val, sizeof(val)) &&
 	       (!strcmp(val, "on") || !strcmp(val, "yes") || !strcmp(val, "true"));
 }
 
@@ -45,9 +46,8 @@ static void egress_list(const struct path_limits *p, char *buf, size_t len)
 	size_t i, used = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < p->egress_count && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "," : "",
-					 p->egress[i]->name);
+	for (i = 0; i < p->egress_count; i++)
+		text_append(buf, len, &used, "%s%s", i ? "," : "", p->egress[i]->name);
 }
 
 static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)

@@ -25,6 +25,7 @@
 
 #include "doctor/doctor.h"
 #include "lib/sysfs.h"
+#include "lib/qemu_cmdline.h"
 #include "lib/vmm.h"
 
 static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
@@ -86,7 +87,7 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	doctor_ev_u64(f, "vcpus", vmm.vcpus);
 	doctor_ev_str(f, "vcpus_from", "%s", vmm_vcpu_source_name(vmm.vcpu_source));
 
-	if (vmm_proxmox_tap(tap->name, &vmid, &net)) {
+	if (qemu_proxmox_tap_name(tap->name, &vmid, &net)) {
 		doctor_fix(f, "Proxmox, with the VM shut down (keep net%u's other options, see "
 			   "`qm config %u`): qm shutdown %u && qm set %u --net%u virtio=<MAC>,bridge=%s,"
 			   "queues=%s && qm start %u", net, vmid, vmid, vmid, net,

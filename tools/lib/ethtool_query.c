@@ -37,7 +37,7 @@ static int ethtool_ioctl(struct ethtool_query *q, const char *ifname, void *cmd)
 	if (!ifname[0] || strlen(ifname) >= IFNAMSIZ)
 		return -EINVAL;
 	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, ifname);
+	memcpy(ifr.ifr_name, ifname, strlen(ifname) + 1);
 	ifr.ifr_data = cmd;
 	if (ioctl(q->fd, SIOCETHTOOL, &ifr) < 0)
 		return -errno;

@@ -18,18 +18,24 @@ extern const char *fail_prog;
  */
 extern int fail_status;
 
+/*
+ * The attribute noreturn repeats _Noreturn for cppcheck 2.10, which reads
+ * only the attribute: without it, it reports a NULL dereference after
+ * every `if (!p) fail_errno(...)`.
+ */
+
 /* perror(what) and exit(EXIT_FAILURE): for failed system calls. */
-_Noreturn void fail_errno(const char *what);
+_Noreturn void fail_errno(const char *what) __attribute__((noreturn));
 
 /* "<prog>: <message>" and exit(EXIT_FAILURE): for errors without errno. */
 _Noreturn void fail_msg(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
+	__attribute__((noreturn, format(printf, 1, 2)));
 
 /*
  * "<prog>: <message>", then the tool's usage text, then exit(EXIT_FAILURE):
  * for bad command lines, so the user sees the expected format at once.
  */
 _Noreturn void fail_usage(const char *usage, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__attribute__((noreturn, format(printf, 2, 3)));
 
 #endif

@@ -48,15 +48,16 @@ void json_print_string(FILE *out, const char *s)
 
 		if (*p == '"' || *p == '\\') {
 			fprintf(out, "\\%c", *p);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(out, "\\u%04x", *p);
-		} else if (*p < 0x80) {
+		} else if (*p >= 0x20 && *p < 0x7f) {
 			fputc(*p, out);
-		} else if ((len = utf8_sequence_len(p))) {
+		} else if (*p >= 0x80 && (len = utf8_sequence_len(p))) {
 			fwrite(p, 1, (size_t)len, out);
 			p += len - 1;
 		} else {
-			/* Not UTF-8 (names are bytes to the kernel): the byte as a code point. */
+			/*
+			 * A control character, or a byte that is not UTF-8 (names
+			 * are bytes to the kernel): the byte as a code point.
+			 */
 			fprintf(out, "\\u%04x", *p);
 		}
 	}

@@ -12,6 +12,7 @@
 
 #include "fail.h"
 #include "link_query.h"
+#include "nl_batch.h"
 
 /*
  * Receive buffer: a dump message batch is up to 32 KiB (the kernel's
@@ -82,6 +83,8 @@ static int link_query_run(struct link_query *q, struct nlmsghdr *nlh,
 		len = mnl_socket_recvfrom(q->nl, buf, sizeof(buf));
 		if (len < 0)
 			fail_errno("mnl_socket_recvfrom");
+		if (!nl_batch_ok(buf, (size_t)len))
+			return -EBADMSG;
 		ret = mnl_cb_run(buf, (size_t)len, seq, q->portid, cb, data);
 		if (ret < 0 && errno == EINTR)
 			break;
@@ -94,6 +97,8 @@ static int link_query_run(struct link_query *q, struct nlmsghdr *nlh,
 		len = mnl_socket_recvfrom(q->nl, buf, sizeof(buf));
 		if (len < 0)
 			fail_errno("mnl_socket_recvfrom");
+		if (!nl_batch_ok(buf, (size_t)len))
+			return -EBADMSG;
 	}
 	return -EINTR;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "nf_rules.h"
+#include "nl_batch.h"
 #include "sysfs.h"
 
 /* As in link_query.c: a dump batch is up to 32 KiB; smaller buffers truncate it. */
@@ -79,7 +80,11 @@ static int scan_nftables_once(struct rule_scan *s)
 			ret = -errno;
 			break;
 		}
-		ret = mnl_cb_run(buf, len, seq, portid, rule_cb, s);
+		if (!nl_batch_ok(buf, (size_t)len)) {
+			ret = -EBADMSG;
+			break;
+		}
+		ret = mnl_cb_run(buf, (size_t)len, seq, portid, rule_cb, s);
 		if (ret < 0) {
 			/* nf_tables not available in this kernel: no rules. */
 			ret = (errno == EOPNOTSUPP || errno == ENOENT) ? 0 : -errno;
@@ -121,8 +126,11 @@ static int scan_legacy_table(int family, const char *table, struct rule_scan *s)
 
 	/* ip6t_getinfo and ip6t_get_entries have the same layout as the IPv4 ones. */
 	_Static_assert(sizeof(struct ipt_getinfo) == sizeof(struct ip6t_getinfo), "layout");
+	/* The same numbers under two names today: the assertions are that they stay so. */
+	// NOLINTBEGIN(misc-redundant-expression)
 	_Static_assert(IPT_SO_GET_INFO == IP6T_SO_GET_INFO, "sockopt numbers");
 	_Static_assert(IPT_SO_GET_ENTRIES == IP6T_SO_GET_ENTRIES, "sockopt numbers");
+	// NOLINTEND(misc-redundant-expression)
 	if (fd < 0)
 		return -errno;
 	snprintf(info.name, sizeof(info.name), "%s", table);

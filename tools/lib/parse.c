@@ -9,6 +9,16 @@
 #include "fail.h"
 #include "parse.h"
 
+bool parse_all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
 bool parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out)
 {
 	unsigned long long val;

@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Whether @s is one or more decimal digits and nothing else (a /proc PID, an fd number). */
+bool parse_all_digits(const char *s);
+
 /*
  * Parse a decimal unsigned integer in [min, max] into *out.  Returns false
  * on empty input, trailing characters, a sign, or a value out of range:
@@ -20,7 +23,7 @@ bool parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
 bool parse_seconds(const char *str, double max_s, double *out);
 
 /* --help: @usage on stdout, exit status 0 (a usage error prints it on stderr, status 1). */
-_Noreturn void parse_help_exit(const char *usage);
+_Noreturn void parse_help_exit(const char *usage) __attribute__((noreturn));	/* see fail.h */
 
 /*
  * The command line of the tools that take "[--json|-j] [--help] [IFACE]": sets

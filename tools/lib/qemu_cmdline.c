@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_value.h"
+#include "parse.h"
 #include "qemu_cmdline.h"
 
 /* /proc/PID/cmdline is at most a few MiB (ARG_MAX); refuse anything larger. */
@@ -372,7 +373,18 @@ bool qemu_cmdline_proxmox_vmid(const struct qemu_args *a, unsigned int *vmid)
 
 bool qemu_proxmox_tap_name(const char *ifname, unsigned int *vmid, unsigned int *net)
 {
-	char tail;
+	const char *i;
+	char num[16];
+	uint64_t v, n;
 
-	return sscanf(ifname, "tap%ui%u%c", vmid, net, &tail) == 2;
+	/* tap<VMID>i<N>, digits only (sscanf's %u would take "+1", " 1" and wrap "-1"). */
+	if (strncmp(ifname, "tap", 3) || !(i = strchr(ifname + 3, 'i')) ||
+	    (size_t)(i - ifname - 3) >= sizeof(num))
+		return false;
+	snprintf(num, sizeof(num), "%.*s", (int)(i - ifname - 3), ifname + 3);
+	if (!parse_u64(num, 0, UINT32_MAX, &v) || !parse_u64(i + 1, 0, UINT32_MAX, &n))
+		return false;
+	*vmid = (unsigned int)v;
+	*net = (unsigned int)n;
+	return true;
 }

@@ -20,6 +20,7 @@ int sysfs_read(const char *path, char *buf, size_t len)
 
 	if (!len)
 		return -EINVAL;
+	buf[0] = '\0';
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -13,6 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "tap_holders.h"
 
 #ifndef TUNGETDEVNETNS
@@ -24,16 +25,6 @@
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd	438
 #endif
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
 
 bool tap_fdinfo_iff(const char *info, char *name, size_t len)
 {
@@ -162,7 +153,7 @@ static int scan_process(const char *pid_s, dev_t dev, ino_t ino, struct tap_hold
 {
 	char path[PATH_MAX], target[32], info[512], ifname[IF_NAMESIZE];
 	struct proc_ns pn = { .pidfd = -1 };
-	pid_t pid = (pid_t)atoi(pid_s);
+	pid_t pid = (pid_t)strtol(pid_s, NULL, 10);	/* all digits: the caller checked */
 	struct dirent *de;
 	struct stat st;
 	bool opened = false;
@@ -177,7 +168,7 @@ static int scan_process(const char *pid_s, dev_t dev, ino_t ino, struct tap_hold
 		ssize_t n;
 		int fd;
 
-		if (!all_digits(de->d_name))
+		if (!parse_all_digits(de->d_name))
 			continue;
 		t->fds_examined++;
 		snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid_s, de->d_name);
@@ -197,7 +188,7 @@ static int scan_process(const char *pid_s, dev_t dev, ino_t ino, struct tap_hold
 			pn.proc_in_ns = !stat(path, &st) && st.st_dev == dev && st.st_ino == ino;
 			pn.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		}
-		fd = atoi(de->d_name);
+		fd = (int)strtol(de->d_name, NULL, 10);	/* parse_all_digits() above */
 		if (!tap_fd_in_ns(&pn, fd, dev, ino))
 			continue;
 		h = holder_entry(t, cap, pid, ifname);
@@ -229,7 +220,7 @@ int tap_holders_scan(dev_t ns_dev, ino_t ns_ino, struct tap_holders *out)
 		return -errno;
 	while (!ret && (de = readdir(proc)))
 		/* Not ourselves: our pidfd_getfd() copies would count as holders. */
-		if (all_digits(de->d_name) && atoi(de->d_name) != (int)getpid())
+		if (parse_all_digits(de->d_name) && strtol(de->d_name, NULL, 10) != getpid())
 			ret = scan_process(de->d_name, ns_dev, ns_ino, out, &cap);
 	closedir(proc);
 	if (ret)

@@ -10,41 +10,15 @@
 #include <unistd.h>
 
 #include "parse.h"
+#include "qemu_cmdline.h"
 #include "sysfs.h"
+#include "tap_holders.h"
 #include "vmm.h"
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return false;
-	return true;
-}
-
-bool vmm_fdinfo_names_tap(const char *info, const char *ifname)
-{
-	size_t want = strlen(ifname);
-	const char *p;
-
-	for (p = info; (p = strstr(p, "iff:")); p += 4) {
-		const char *name = p + 4;
-
-		if (p != info && p[-1] != '\n')
-			continue;
-		while (*name == '\t' || *name == ' ')
-			name++;
-		if (strcspn(name, "\n") == want && !strncmp(name, ifname, want))
-			return true;
-	}
-	return false;
-}
 
 /* Whether /proc/PID/fdinfo/FD names tap @ifname ("iff:\tNAME"). */
 static bool fd_is_tap(const char *pid, const char *fd, const char *ifname)
 {
-	char path[PATH_MAX], target[64], info[4096];
+	char path[PATH_MAX], target[64], info[4096], name[IF_NAMESIZE];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%s/fd/%s", pid, fd);
@@ -55,7 +29,8 @@ static bool fd_is_tap(const char *pid, const char *fd, const char *ifname)
 	if (strcmp(target, "/dev/net/tun"))
 		return false;
 	snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid, fd);
-	return !sysfs_read(path, info, sizeof(info)) && vmm_fdinfo_names_tap(info, ifname);
+	return !sysfs_read(path, info, sizeof(info)) && tap_fdinfo_iff(info, name, sizeof(name)) &&
+	       !strcmp(name, ifname);
 }
 
 static unsigned int count_tap_fds(const char *pid, const char *ifname)
@@ -70,7 +45,7 @@ static unsigned int count_tap_fds(const char *pid, const char *ifname)
 	if (!dir)
 		return 0;
 	while ((de = readdir(dir)))
-		if (all_digits(de->d_name) && fd_is_tap(pid, de->d_name, ifname))
+		if (parse_all_digits(de->d_name) && fd_is_tap(pid, de->d_name, ifname))
 			n++;
 	closedir(dir);
 	return n;
@@ -91,7 +66,7 @@ static unsigned int count_vcpu_threads(pid_t pid)
 	while ((de = readdir(dir))) {
 		const char *p;
 
-		if (!all_digits(de->d_name))
+		if (!parse_all_digits(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", (int)pid, de->d_name);
 		if (sysfs_read(path, comm, sizeof(comm)) || strncmp(comm, "CPU ", 4))
@@ -108,44 +83,21 @@ static unsigned int count_vcpu_threads(pid_t pid)
 	return n;
 }
 
-/* /proc/PID/cmdline: the arguments, each NUL-terminated, into v->args. */
+/* /proc/PID/cmdline into v->args, and joined by spaces into v->cmdline. */
 static void read_cmdline(struct vmm_info *v)
 {
-	char path[64], *buf, *nbuf;
-	size_t cap = 4096, len = 0, i;
-	FILE *f;
+	size_t i, len = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)v->pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (qemu_args_read(v->pid, &v->args))
 		return;
-	buf = malloc(cap);
-	while (buf) {
-		len += fread(buf + len, 1, cap - len - 1, f);
-		if (len < cap - 1)
-			break;
-		cap *= 2;
-		nbuf = realloc(buf, cap);
-		if (!nbuf)
-			free(buf);
-		buf = nbuf;
-	}
-	fclose(f);
-	if (!buf)
-		return;
-	/* The last argument's NUL, even if the process rewrote its arguments without one. */
-	if (len && buf[len - 1] != '\0')
-		buf[len++] = '\0';
-	v->args = buf;
-	v->args_len = len;
+	for (i = 0; i < v->args.argc; i++)
+		len += strlen(v->args.argv[i]) + 1;
 	v->cmdline = malloc(len + 1);
 	if (!v->cmdline)
 		return;
-	for (i = 0; i < len; i++)
-		v->cmdline[i] = buf[i] ? buf[i] : ' ';
-	while (len && v->cmdline[len - 1] == ' ')
-		len--;
-	v->cmdline[len] = '\0';
+	v->cmdline[0] = '\0';
+	for (i = 0, len = 0; i < v->args.argc; i++)
+		len += (size_t)sprintf(v->cmdline + len, "%s%s", i ? " " : "", v->args.argv[i]);
 }
 
 /* A decimal count, 1..VMM_MAX_VCPUS, filling the item [p, end) exactly; else 0. */
@@ -182,137 +134,35 @@ unsigned int vmm_parse_smp(const char *smp)
 	return 0;
 }
 
-/* The next argument of a NUL-separated list, or NULL at its end; *len: its length. */
-static const char *next_arg(const char *args, size_t args_len, size_t *off, size_t *len)
-{
-	const char *a, *nul;
-
-	if (*off >= args_len)
-		return NULL;
-	a = args + *off;
-	nul = memchr(a, '\0', args_len - *off);
-	*len = nul ? (size_t)(nul - a) : args_len - *off;
-	*off += *len + 1;
-	return a;
-}
-
-/* "-OPT" or "--OPT" (QEMU takes both). */
-static bool is_option(const char *a, size_t len, const char *opt)
-{
-	size_t olen = strlen(opt);
-
-	if (len > 2 && a[0] == '-' && a[1] == '-') {
-		a++;
-		len--;
-	}
-	return len == olen + 1 && a[0] == '-' && !memcmp(a + 1, opt, olen);
-}
-
-/*
- * The value of @key in a QemuOpts string ("tap,id=n0,ifname=tap5": items
- * split at ',', ",," an escaped comma; a first item without '=' is the
- * value of @implied: -netdev's type, -device's driver).  Copied into @buf
- * unescaped; false if absent or longer than @buf.
- */
-static bool opts_get(const char *opts, size_t opts_len, const char *key, const char *implied,
-		     char *buf, size_t len)
-{
-	char item[VMM_OPT_MAX];
-	size_t i = 0, n;
-	bool first = true;
-
-	while (i <= opts_len) {
-		const char *eq, *val;
-
-		/* One item, unescaped. */
-		for (n = 0; i < opts_len; i++) {
-			if (opts[i] == ',' && !(i + 1 < opts_len && opts[i + 1] == ','))
-				break;
-			if (opts[i] == ',')
-				i++;		/* ",," */
-			if (n == sizeof(item) - 1)
-				return false;
-			item[n++] = opts[i];
-		}
-		i++;
-		item[n] = '\0';
-		eq = memchr(item, '=', n);
-		if (eq && (size_t)(eq - item) == strlen(key) && !strncmp(item, key, strlen(key)))
-			val = eq + 1;
-		else if (!eq && first && implied && !strcmp(key, implied))
-			val = item;
-		else
-			val = NULL;
-		first = false;
-		if (val) {
-			if (strlen(val) >= len)
-				return false;
-			strcpy(buf, val);
-			return true;
-		}
-	}
-	return false;
-}
-
-bool vmm_tap_device_prop(const char *args, size_t args_len, const char *tap,
-			 const char *prop, char *buf, size_t len)
-{
-	char id[VMM_OPT_MAX] = "", val[VMM_OPT_MAX];
-	const char *a, *opts;
-	size_t off = 0, alen, olen;
-
-	/* The -netdev of type tap whose ifname is @tap: its id. */
-	while (!id[0] && (a = next_arg(args, args_len, &off, &alen))) {
-		if (!is_option(a, alen, "netdev") || !(opts = next_arg(args, args_len, &off, &olen)))
-			continue;
-		if (opts_get(opts, olen, "type", "type", val, sizeof(val)) && !strcmp(val, "tap") &&
-		    opts_get(opts, olen, "ifname", NULL, val, sizeof(val)) && !strcmp(val, tap) &&
-		    !opts_get(opts, olen, "id", NULL, id, sizeof(id)))
-			id[0] = '\0';
-	}
-	if (!id[0])
-		return false;
-	/* The -device whose netdev is that id: its @prop. */
-	off = 0;
-	while ((a = next_arg(args, args_len, &off, &alen))) {
-		if (!is_option(a, alen, "device") || !(opts = next_arg(args, args_len, &off, &olen)))
-			continue;
-		if (opts_get(opts, olen, "netdev", NULL, val, sizeof(val)) && !strcmp(val, id))
-			return opts_get(opts, olen, prop, NULL, buf, len);
-	}
-	return false;
-}
-
-bool vmm_proxmox_tap(const char *ifname, unsigned int *vmid, unsigned int *net)
-{
-	const char *i;
-	char num[16];
-	uint64_t v, n;
-
-	/* tap<VMID>i<N>, digits only (sscanf's %u would take "+1", " 1" and wrap "-1"). */
-	if (strncmp(ifname, "tap", 3) || !(i = strchr(ifname + 3, 'i')) ||
-	    (size_t)(i - ifname - 3) >= sizeof(num))
-		return false;
-	snprintf(num, sizeof(num), "%.*s", (int)(i - ifname - 3), ifname + 3);
-	if (!parse_u64(num, 0, UINT32_MAX, &v) || !parse_u64(i + 1, 0, UINT32_MAX, &n))
-		return false;
-	*vmid = (unsigned int)v;
-	*net = (unsigned int)n;
-	return true;
-}
-
 const char *vmm_cmdline_arg(const struct vmm_info *v, const char *arg, char *buf, size_t len)
 {
-	const char *a, *val;
-	size_t off = 0, alen, vlen;
+	const char *val;
+	size_t pos = 0;
 
-	while ((a = next_arg(v->args, v->args_len, &off, &alen)))
-		if (alen == strlen(arg) && !memcmp(a, arg, alen) &&
-		    (val = next_arg(v->args, v->args_len, &off, &vlen))) {
-			snprintf(buf, len, "%.*s", (int)vlen, val);
-			return buf;
-		}
-	return NULL;
+	/* "-smp" and "--smp" are the same option to QEMU. */
+	while (*arg == '-')
+		arg++;
+	val = qemu_args_next(&v->args, arg, &pos);
+	if (!val)
+		return NULL;
+	snprintf(buf, len, "%s", val);
+	return buf;
+}
+
+bool vmm_tap_device_prop(const struct qemu_args *args, const char *tap, const char *prop,
+			 char *buf, size_t len)
+{
+	char id[QEMU_OPT_MAX], netdev[QEMU_OPT_MAX];
+	const char *dev;
+	size_t pos = 0;
+
+	if (!qemu_cmdline_tap_netdev(args, tap, NULL, 0, false, id, sizeof(id)))
+		return false;
+	while ((dev = qemu_args_next(args, "device", &pos)))
+		if (qemu_opt_get(dev, "driver", "netdev", netdev, sizeof(netdev)) &&
+		    !strcmp(netdev, id))
+			return qemu_opt_get(dev, "driver", prop, buf, len);
+	return false;
 }
 
 /*
@@ -346,12 +196,12 @@ int vmm_find_by_tap(const char *ifname, struct vmm_info *out)
 	while ((de = readdir(proc))) {
 		unsigned int n;
 
-		if (!all_digits(de->d_name) || !same_netns(de->d_name, &self))
+		if (!parse_all_digits(de->d_name) || !same_netns(de->d_name, &self))
 			continue;
 		n = count_tap_fds(de->d_name, ifname);
 		if (!n)
 			continue;
-		out->pid = (pid_t)atoi(de->d_name);
+		out->pid = (pid_t)strtol(de->d_name, NULL, 10);	/* parse_all_digits() checked it */
 		out->tap_fds = n;
 		break;
 	}
@@ -381,10 +231,8 @@ int vmm_find_by_tap(const char *ifname, struct vmm_info *out)
 void vmm_info_free(struct vmm_info *v)
 {
 	free(v->cmdline);
-	free(v->args);
 	v->cmdline = NULL;
-	v->args = NULL;
-	v->args_len = 0;
+	qemu_args_free(&v->args);
 }
 
 const char *vmm_vcpu_source_name(enum vmm_vcpu_source s)

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "qemu_cmdline.h"
+
 enum vmm_vcpu_source {
 	VMM_VCPUS_UNKNOWN,
 	VMM_VCPUS_THREADS,	/* counted "CPU N/..." threads */
@@ -31,12 +33,10 @@ struct vmm_info {
 	unsigned int vcpus;		/* 0: unknown */
 	enum vmm_vcpu_source vcpu_source;
 	char *cmdline;			/* arguments joined by spaces, malloc()ed, or NULL */
-	char *args;			/* the arguments, each NUL-terminated, malloc()ed, or NULL */
-	size_t args_len;		/* bytes in args */
+	struct qemu_args args;		/* the arguments (lib/qemu_cmdline.h), or empty */
 };
 
 #define VMM_MAX_VCPUS	65536	/* larger -smp counts are not believed */
-#define VMM_OPT_MAX	256	/* longest QemuOpts item the readers look at */
 
 /* Find the process holding tap @ifname.  0 (pid 0 if none found) or -errno. */
 int vmm_find_by_tap(const char *ifname, struct vmm_info *out);
@@ -48,26 +48,18 @@ void vmm_info_free(struct vmm_info *v);
  */
 unsigned int vmm_parse_smp(const char *smp);
 
-/* The argument after "ARG" in @v's command line (first occurrence), or NULL. */
+/* The argument after "-ARG" (or "--ARG") in @v's command line (the first), or NULL. */
 const char *vmm_cmdline_arg(const struct vmm_info *v, const char *arg, char *buf, size_t len);
 
 /*
  * The property @prop ("host_gso_max_size") of the -device bound to tap
- * @tap: the device whose netdev= is the id of the `-netdev tap,...,
- * ifname=TAP`, in QEMU's key=value syntax (",," an escaped comma).  A
- * property of another NIC of the same VM never counts.  @args: NUL-
- * separated arguments (struct vmm_info's args), @args_len bytes.  False
- * when there is no such netdev, device or property (QEMU's JSON form of
- * -device, as libvirt writes it, is not read).
+ * @tap: the device whose netdev= is the id of the -netdev that is the tap
+ * (lib/qemu_cmdline.c: ifname=TAP; QemuOpts or JSON syntax).  A property
+ * of another NIC of the same VM never counts.  False when there is no such
+ * netdev, device or property.
  */
-bool vmm_tap_device_prop(const char *args, size_t args_len, const char *tap,
-			 const char *prop, char *buf, size_t len);
-
-/* Whether /proc/PID/fdinfo text @info (tun_chr_show_fdinfo(): "iff:\tNAME") names @ifname. */
-bool vmm_fdinfo_names_tap(const char *info, const char *ifname);
-
-/* Proxmox's tap name tap<VMID>i<N> (its VM's netN): true and both numbers, else false. */
-bool vmm_proxmox_tap(const char *ifname, unsigned int *vmid, unsigned int *net);
+bool vmm_tap_device_prop(const struct qemu_args *args, const char *tap, const char *prop,
+			 char *buf, size_t len);
 
 const char *vmm_vcpu_source_name(enum vmm_vcpu_source s);
 

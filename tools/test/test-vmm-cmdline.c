@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit test of the readers of a VMM's /proc entries: QEMU's -smp argument,
- * the properties of the -device bound to a tap's -netdev, the tun fdinfo
+ * Unit test of the readers of a VMM's /proc entries (lib/vmm.c,
+ * lib/qemu_cmdline.c, lib/tap_holders.c): QEMU's -smp argument, the
+ * properties of the -device bound to a tap's -netdev, the tun fdinfo
  * "iff:" line, and Proxmox's tap names.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/qemu_cmdline.h"
+#include "lib/tap_holders.h"
 #include "lib/vmm.h"
 #include "test/check.h"
 
@@ -55,51 +58,68 @@ static void test_device_prop(void)
 	};
 	static const char *const trailing[] = { "-netdev", NULL };
 	char buf[4096], val[32];
+	struct qemu_args a;
 	size_t len = args(buf, sizeof(buf), two_nics);
 
-	check(vmm_tap_device_prop(buf, len, "tap100i0", "host_gso_max_size", val, sizeof(val)) &&
+	if (qemu_args_parse(buf, len, &a)) {
+		check(false, "device prop: qemu_args_parse");
+		return;
+	}
+
+	check(vmm_tap_device_prop(&a, "tap100i0", "host_gso_max_size", val, sizeof(val)) &&
 	      !strcmp(val, "64000"), "device prop: the tap's own -device");
-	check(!vmm_tap_device_prop(buf, len, "tap100i0", "host_gso_max_segs", val, sizeof(val)),
+	check(!vmm_tap_device_prop(&a, "tap100i0", "host_gso_max_segs", val, sizeof(val)),
 	      "device prop: another NIC's property does not count");
-	check(vmm_tap_device_prop(buf, len, "tap100i1", "host_gso_max_segs", val, sizeof(val)) &&
+	check(vmm_tap_device_prop(&a, "tap100i1", "host_gso_max_segs", val, sizeof(val)) &&
 	      !strcmp(val, "64"), "device prop: second NIC, --device");
-	check(vmm_tap_device_prop(buf, len, "tap100i1", "host_gso_auto", val, sizeof(val)) &&
+	check(vmm_tap_device_prop(&a, "tap100i1", "host_gso_auto", val, sizeof(val)) &&
 	      !strcmp(val, "on"), "device prop: a bool");
-	check(!vmm_tap_device_prop(buf, len, "tap100i", "host_gso_max_size", val, sizeof(val)),
+	check(!vmm_tap_device_prop(&a, "tap100i", "host_gso_max_size", val, sizeof(val)),
 	      "device prop: a tap name prefix is not the tap");
+	qemu_args_free(&a);
 	len = args(buf, sizeof(buf), escaped);
-	check(vmm_tap_device_prop(buf, len, "tap0", "x", val, sizeof(val)) && !strcmp(val, "1"),
+	qemu_args_parse(buf, len, &a);
+	check(vmm_tap_device_prop(&a, "tap0", "x", val, sizeof(val)) && !strcmp(val, "1"),
 	      "device prop: ',,' escapes a comma in an id");
+	qemu_args_free(&a);
 	len = args(buf, sizeof(buf), trailing);
-	check(!vmm_tap_device_prop(buf, len, "tap0", "x", val, sizeof(val)),
+	qemu_args_parse(buf, len, &a);
+	check(!vmm_tap_device_prop(&a, "tap0", "x", val, sizeof(val)),
 	      "device prop: -netdev without a value");
-	check(!vmm_tap_device_prop("-netdev", 7, "tap0", "x", val, sizeof(val)),
+	qemu_args_free(&a);
+	qemu_args_parse("-netdev", 7, &a);
+	check(!vmm_tap_device_prop(&a, "tap0", "x", val, sizeof(val)),
 	      "device prop: no terminating NUL");
+	qemu_args_free(&a);
 }
 
 static void test_fdinfo(void)
 {
 	static const char info[] = "pos:\t0\nflags:\t0104002\nmnt_id:\t15\nino:\t1057\n"
 				   "iff:\ttap100i0\n";
+	char name[16];
 
-	check(vmm_fdinfo_names_tap(info, "tap100i0"), "fdinfo: iff: names the tap");
-	check(!vmm_fdinfo_names_tap(info, "tap100"), "fdinfo: a prefix is another tap");
-	check(!vmm_fdinfo_names_tap("xiff:\ttap0\n", "tap0"), "fdinfo: iff: starts a line");
+	check(tap_fdinfo_iff(info, name, sizeof(name)) && !strcmp(name, "tap100i0"),
+	      "fdinfo: iff: names the tap");
+	check(!tap_fdinfo_iff("xiff:\ttap0\n", name, sizeof(name)), "fdinfo: iff: starts a line");
 }
 
 static void test_proxmox(void)
 {
+	static const char *const not_proxmox[] = {
+		"tap+1i0", "tap-1i0", "tap 1i0", "tap1i0x", "tapi0", "tap1i", "fwpr1p0",
+	};
 	unsigned int vmid = 0, net = 0;
+	size_t i;
 
-	check(vmm_proxmox_tap("tap100i0", &vmid, &net) && vmid == 100 && net == 0,
+	check(qemu_proxmox_tap_name("tap100i0", &vmid, &net) && vmid == 100 && net == 0,
 	      "proxmox: tap100i0");
-	check(vmm_proxmox_tap("tap4294967295i31", &vmid, &net) && vmid == 4294967295u &&
+	check(qemu_proxmox_tap_name("tap4294967295i31", &vmid, &net) && vmid == 4294967295u &&
 	      net == 31, "proxmox: the largest VMID");
-	check(!vmm_proxmox_tap("tap4294967296i0", &vmid, &net), "proxmox: VMID beyond 32 bits");
-	check(!vmm_proxmox_tap("tap+1i0", &vmid, &net) && !vmm_proxmox_tap("tap-1i0", &vmid, &net) &&
-	      !vmm_proxmox_tap("tap1i0x", &vmid, &net) && !vmm_proxmox_tap("tapi0", &vmid, &net) &&
-	      !vmm_proxmox_tap("tap1i", &vmid, &net) && !vmm_proxmox_tap("fwpr1p0", &vmid, &net),
-	      "proxmox: not tap<VMID>i<N>");
+	check(!qemu_proxmox_tap_name("tap4294967296i0", &vmid, &net), "proxmox: VMID beyond 32 bits");
+	for (i = 0; i < sizeof(not_proxmox) / sizeof(not_proxmox[0]); i++)
+		check(!qemu_proxmox_tap_name(not_proxmox[i], &vmid, &net),
+		      "proxmox: %s is not tap<VMID>i<N>", not_proxmox[i]);
 }
 
 int main(void)

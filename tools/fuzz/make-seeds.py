@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Write the hand-made seeds of the fuzz corpora (corpus/<harness>/seed-*).
+
+Seeds are valid inputs of each parser, so that a short run starts from
+inputs that reach deep: a netlink link dump, link tables of the unit
+tests' topologies, frames of every link type, small captures, softnet
+lines, QEMU command lines.  Crash regressions are added next to them as
+crash-<sha1> by hand (tests/tools-fuzz.sh runs every file).  Run again
+after changing it; the output is deterministic.
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(harness, name, data):
+    d = os.path.join(HERE, "corpus", harness)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, "seed-" + name), "wb") as f:
+        f.write(data)
+
+
+# --- rtnetlink -------------------------------------------------------------
+def nla(atype, payload):
+    n = struct.pack("=HH", 4 + len(payload), atype) + payload
+    return n + b"\0" * (-len(n) % 4)
+
+
+def u32(atype, v):
+    return nla(atype, struct.pack("=I", v))
+
+
+def newlink(index, name, kind=None, data=b"", master=0, lower=0, limits=(65536, 65535)):
+    attrs = nla(3, name.encode() + b"\0") + u32(4, 1500)           # IFNAME, MTU
+    attrs += u32(40, limits[0]) + u32(41, limits[1])               # GSO_MAX_SIZE/SEGS
+    attrs += u32(59, 524280) + u32(60, 65535) + u32(63, limits[0])  # TSO_*, GSO_IPV4
+    if master:
+        attrs += u32(10, master)
+    if lower:
+        attrs += u32(5, lower)
+    if kind:
+        info = nla(1, kind.encode())
+        if data:
+            info += nla(2, data)
+        attrs += nla(18, info)                                     # IFLA_LINKINFO
+    ifi = struct.pack("=BxHiII", 0, 1, index, 0x1043, 0)
+    body = ifi + attrs
+    return struct.pack("=IHHII", 16 + len(body), 16, 2, 0, 0) + body  # RTM_NEWLINK, NLM_F_MULTI
+
+
+tun = nla(8, b"\1") + u32(9, 2) + u32(10, 0)   # MULTI_QUEUE, NUM_QUEUES, NUM_DISABLED
+done = struct.pack("=IHHII", 20, 3, 2, 0, 0) + struct.pack("=i", 0)
+write("fuzz-link-parse", "dump", newlink(1, "br0", "bridge") +
+      newlink(2, "tap0", "tun", tun, master=1) +
+      newlink(3, "nic0", master=1, limits=(64000, 64)) +
+      newlink(4, "veth0", "veth", lower=5) + done)
+write("fuzz-link-parse", "short-ifinfomsg", struct.pack("=IHHII", 20, 16, 0, 0, 0) + b"\1\0\0\0")
+
+# --- link tables: 12 bytes per link (fuzz-path-limits.c) --------------------
+KINDS = ["", "tun", "bridge", "veth", "vlan", "macvlan", "macvtap", "ipvlan", "ipvtap",
+         "bond", "team", "openvswitch", "vrf"]
+
+
+def link(ifindex, master, lower, kind, size=5, segs=5, tap=True):
+    return bytes([ifindex - 1, master, lower, KINDS.index(kind), 1 if tap else 0, 0x3f,
+                  size, size, 6, segs, segs, 5])
+
+
+write("fuzz-path-limits", "seed000", link(1, 0, 0, "bridge") + link(2, 1, 0, "tun") +
+      link(3, 1, 0, "", 3, 200))
+write("fuzz-path-limits", "fwbr", link(1, 0, 0, "bridge") + link(2, 1, 0, "tun") +
+      link(3, 1, 4, "veth") + link(4, 5, 3, "veth") + link(5, 0, 0, "bridge") +
+      link(6, 5, 0, "", 3, 200))
+write("fuzz-path-limits", "vlan-bond", link(1, 0, 0, "bridge") + link(2, 1, 0, "tun") +
+      link(3, 0, 0, "bond") + link(4, 1, 3, "vlan") + link(5, 3, 0, "", 3, 64))
+write("fuzz-path-limits", "macvtap", link(1, 0, 0, "", 3, 64) + link(2, 0, 1, "macvtap"))
+
+
+# --- frames: link type index, wire length, bytes (fuzz-frame-parse.c) --------
+def tcp(payload_len=1448):
+    return struct.pack("!HHIIBBHHH", 1, 2, 0, 0, 0x80, 0x10, 0, 0, 0) + b"\1\1\x08\x0a" + b"\0" * 8
+
+
+def ipv4(l4, total):
+    return struct.pack("!BBHHHBBH4s4s", 0x45, 0, total, 0, 0x4000, 64, 6, 0, b"\xc0\0\2\1",
+                       b"\xc0\0\2\2") + l4
+
+
+def ipv6(l4, plen, nxt=6, ext=b""):
+    return struct.pack("!IHBB16s16s", 6 << 28, plen, nxt, 64, b"\x20\x01\x0d\xb8" + b"\0" * 12,
+                       b"\x20\x01\x0d\xb8" + b"\0" * 11 + b"\2") + ext + l4
+
+
+ETH4 = b"\2" * 12 + b"\x08\x00"
+ETH6 = b"\2" * 12 + b"\x86\xdd"
+
+
+def frame(lt, wire, data):
+    return bytes([lt]) + struct.pack("!I", wire) + data
+
+
+write("fuzz-frame-parse", "ipv4", frame(0, 0, ETH4 + ipv4(tcp(), 20 + 32 + 1448)))
+write("fuzz-frame-parse", "ipv4-bigtcp", frame(0, 14 + 52 + 185000, ETH4 + ipv4(tcp(), 0)))
+write("fuzz-frame-parse", "ipv6", frame(0, 0, ETH6 + ipv6(tcp(), 32 + 1428)))
+write("fuzz-frame-parse", "ipv6-jumbo", frame(0, 0, ETH6 + ipv6(
+    tcp(), 0, 0, b"\x06\x00\xc2\x04" + struct.pack("!I", 8 + 32 + 200000)) ))
+write("fuzz-frame-parse", "vlan", frame(0, 0, b"\2" * 12 + b"\x81\x00\x00\x0a\x08\x00" +
+                                        ipv4(tcp(), 1500)))
+write("fuzz-frame-parse", "raw", frame(1, 0, ipv4(tcp(), 1500)))
+write("fuzz-frame-parse", "sll", frame(3, 0, b"\0" * 14 + b"\x08\x00" + ipv4(tcp(), 1500)))
+write("fuzz-frame-parse", "sll2", frame(4, 0, b"\x86\xdd" + b"\0" * 18 + ipv6(tcp(), 1460)))
+
+
+# --- captures (fuzz-hist.c: byte 0 the MSS choice, then a pcap file) ---------
+def pcap(frames):
+    out = struct.pack("=IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 262144, 1)
+    for i, (data, wire) in enumerate(frames):
+        out += struct.pack("=IIII", i, 0, len(data), wire) + data
+    return out
+
+
+tap = [(ETH4 + ipv4(tcp(), 52 + 65160), 14 + 52 + 65160)] * 3
+nic = [(ETH4 + ipv4(tcp(), 52 + 1448), 14 + 52 + 1448)] * 5
+big = [(ETH4 + ipv4(tcp(), 0), 14 + 52 + 185000), (ETH6 + ipv6(tcp(), 0), 14 + 72 + 185000)]
+write("fuzz-hist", "guess", b"\0" + pcap(tap + nic))
+write("fuzz-hist", "given", b"\x80" + pcap(nic))
+write("fuzz-hist", "bigtcp", b"\0" + pcap(big + nic))
+
+# --- text parsers -------------------------------------------------------------
+write("fuzz-softnet", "6x", "00015f90 00003070 00000032 00000000 00000000 00000000 00000000 "
+      "00000000 00000000 00000000 00000000 00000000 00000000\n"
+      "00000bb8 0000000a 00000000 00000000 00000000 00000000 00000000 00000000 00000000 "
+      "00000000 00000000 00000000 00000002\n")
+write("fuzz-softnet", "old", "00000010 00000001 00000000\n00000020 00000002 00000000\n")
+for name, text in [("cpulist", "0-3,5,7-8"), ("mask", "00000000,00000003"),
+                   ("number", "18446744073709551615"), ("long", "0-9223372036854775807")]:
+    write("fuzz-sysfs-text", name, text)
+
+write("fuzz-vmm-cmdline", "proxmox", "\0".join([
+    "/usr/bin/kvm", "-id", "100", "-name", "vm100,debug-threads=on", "-smp", "4,sockets=1,cores=4",
+    "-netdev", "type=tap,id=net0,ifname=tap100i0,script=/var/lib/qemu-server/pve-bridge",
+    "-device", "virtio-net-pci,mac=BC:24:11:00:00:01,netdev=net0,bus=pci.0,host_gso_max_size=64000",
+    "-netdev", "tap,id=n1,,x,ifname=tap0", "--device", "virtio-net-pci,netdev=n1,,x,host_gso_auto=on",
+]) + "\0")
+write("fuzz-vmm-cmdline", "libvirt", "\0".join([
+    "/usr/bin/qemu-system-x86_64", "-name", "guest=vm1,debug-threads=on",
+    "-chardev", "socket,id=charmonitor,path=/run/qemu.sock,server=on,wait=off",
+    "-mon", "chardev=charmonitor,id=monitor,mode=control",
+    "-netdev", '{"type":"tap","fd":"24","vhost":true,"vhostfd":"26","id":"hostnet0"}',
+    "-device", '{"driver":"virtio-net-pci","netdev":"hostnet0","id":"net0","host_gso_max_size":64000}',
+]) + "\0")
+write("fuzz-vmm-cmdline", "fdinfo", "pos:\t0\nflags:\t0104002\nmnt_id:\t15\niff:\ttap0\n")
+
+for name, text in [("u64", "65536"), ("seconds", "0.5"), ("ipv4", "192.0.2.1"),
+                   ("ipv6", "2001:db8::1"), ("v4mapped", "::ffff:192.0.2.1"),
+                   ("label", "tap=/tmp/a=b.pcap")]:
+    write("fuzz-numbers", name, text)
+
+for name, data in [("ascii", b"eth0"), ("escapes", b"a\"b\\c\t\x7f"), ("utf8", "caf\u00e9 \U0001f427".encode()),
+                   ("latin1", b"caf\xe9"), ("surrogate", b"\xed\xa0\x80")]:
+    write("fuzz-json", name, data)
