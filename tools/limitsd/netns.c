@@ -465,7 +465,7 @@ void netns_process(struct netns *ns)
 			set_add(&touched, n->ifindex);
 			set_add(&touched, n->master);
 			i++;
-		} else {
+		} else if (o) {
 			set_add(&touched, o->ifindex);
 			set_add(&touched, o->master);
 			j++;

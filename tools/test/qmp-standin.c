@@ -635,8 +635,10 @@ int main(int argc, char **argv)
 	}
 	if ((env = getenv("QMP_STANDIN_PROP")))
 		prop_at = env;
-	events = getenv("QMP_STANDIN_EVENTS") && !strcmp(getenv("QMP_STANDIN_EVENTS"), "1");
-	stuck = getenv("QMP_STANDIN_STUCK") && !strcmp(getenv("QMP_STANDIN_STUCK"), "1");
+	env = getenv("QMP_STANDIN_EVENTS");
+	events = env && !strcmp(env, "1");
+	env = getenv("QMP_STANDIN_STUCK");
+	stuck = env && !strcmp(env, "1");
 	if ((env = getenv("QMP_STANDIN_LOG"))) {
 		log_fd = open(env, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (log_fd < 0)
