@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# Issue 12, items 4-6, through the harness: what the guest's stack does
+# with run-time changes of the limits, beyond the driver itself.  One VM on
+# the tier-1 path, started at 64000/64; the limits change at run time the
+# way management changes them (QMP qom-set host-gso-limits).
+#   flow   (item 6) an established TCP stream when the limit drops from
+#          64000/64 to 48000/32: from the tap capture, the stream builds
+#          GSO packets of at most the new limit after the drop, not 64 KiB
+#          ones that the guest would segment in software (1448-byte frames).
+#   admin  (item 4) gso_max_size set by the guest's administrator survives
+#          any sequence of device changes: 60000, device 50000 then 65536
+#          -> 60000; pinned at the lowered 50000, device 65536 -> 50000.
+#   uppers (item 5) a vlan and a bond on top of virtio-net follow a drop
+#          and, which they did not, the rise after it.
+set -euo pipefail
+# shellcheck source=tests/harness/vmtest.sh
+. "$(dirname "$0")/harness/vmtest.sh"
+# shellcheck source=tests/harness/qmp.sh
+. "$GSO_TOP/tests/harness/qmp.sh"
+vm_init
+require_command tcpdump "guest-follow: tcpdump"
+
+VM=follow
+QOM=/machine/peripheral/vnet0
+FLOW_PORT=5301
+FLOW_BYTES=$((384 << 20))
+STREAM=$GSO_TOP/tools/build/gso-stream
+
+# iproute2's ip for the guest (busybox's sets no gso_max_size and creates
+# no bond), with its libraries at their paths, as a second initramfs.
+guest_ip_initrd() {
+	local root ip f
+	ip=$(command -v ip) && ldd "$ip" >/dev/null 2>&1 || return 1
+	root=$(mktemp -d)
+	mkdir -p "$root/opt/gso/bin"
+	cp "$ip" "$root/opt/gso/bin/ip"
+	while IFS= read -r f; do
+		mkdir -p "$root$(dirname "$f")"
+		cp -L "$f" "$root$f"
+	done < <(prog_libs "$ip")
+	write_cpio "$root" "$TEST_LOG_DIR/$VM.ip.cpio.gz"
+	rm -rf "$root"
+}
+
+# The guest: each phase waits for the limits the host set, acts, and says
+# so on the console; the host answers each STEP line with a change.
+guest_script() {
+	cat <<GUEST
+. /etc/gso-guest.sh
+IP=/opt/gso/bin/ip
+gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
+gcheck ping ping_until $PEER_IP4 || exit 1
+# lim DEV: "TSO_MAX_SIZE TSO_MAX_SEGS GSO_MAX_SIZE" of DEV (gso_limits,
+# for any device)
+lim() {
+	gso-linkinfo "\$1" | awk '{ for (i = 1; i < NF; i++) v[\$i] = \$(i + 1)
+		print v["tso_max_size"], v["tso_max_segs"], v["gso_max_size"] }'
+}
+# wait_lim DEV "SIZE SEGS GSO": until DEV has these limits (30 s at most)
+wait_lim() {
+	local i=0
+	while [ "\$(lim \$1)" != "\$2" ] && [ \$i -lt 600 ]; do sleep 0.05; i=\$((i + 1)); done
+	[ "\$(lim \$1)" = "\$2" ]
+}
+# wait_tso DEV SIZE: until DEV's tso_max_size is SIZE (30 s at most)
+wait_tso() {
+	local i=0
+	while [ "\$(lim \$1 | cut -d' ' -f1)" != "\$2" ] && [ \$i -lt 600 ]; do sleep 0.05; i=\$((i + 1)); done
+	[ "\$(lim \$1 | cut -d' ' -f1)" = "\$2" ]
+}
+watch_limits() {
+	local last= cur i=0
+	while [ \$i -lt 6000 ] && [ ! -f /tmp/stop ]; do
+		cur=\$(lim eth0)
+		[ "\$cur" != "\$last" ] && echo "GUEST-LIMITS: \$cur" && last=\$cur
+		sleep 0.05
+		i=\$((i + 1))
+	done
+}
+watch_limits &
+wait_lim eth0 "64000 64 64000" || exit 1
+
+# flow: one stream across the drop
+gso-stream send $PEER_IP4 $FLOW_PORT $FLOW_BYTES --timeout 200 > /tmp/flow.out 2>&1 &
+flow=\$!
+echo FLOW-STARTED
+wait \$flow; rc=\$?
+cat /tmp/flow.out
+[ \$rc = 0 ] || exit 1
+wait_lim eth0 "48000 32 48000" || exit 1
+
+# admin
+echo STEP-RISE-64000
+wait_lim eth0 "64000 64 64000" || exit 1
+\$IP link set dev eth0 gso_max_size 60000 || exit 1
+echo "ADMIN-SET: \$(lim eth0)"
+echo STEP-DROP-50000
+wait_tso eth0 50000 || exit 1
+echo "ADMIN-DROP: \$(lim eth0)"
+echo STEP-RISE-65536
+wait_tso eth0 65536 || exit 1
+echo "ADMIN-RISE: \$(lim eth0)"
+echo STEP-DROP-50000-PIN
+wait_tso eth0 50000 || exit 1
+\$IP link set dev eth0 gso_max_size 50000 || exit 1
+echo "ADMIN-PIN: \$(lim eth0)"
+echo STEP-RISE-65536-PINNED
+wait_tso eth0 65536 || exit 1
+echo "ADMIN-PINNED-RISE: \$(lim eth0)"
+\$IP link set dev eth0 gso_max_size 65536 || exit 1
+
+# uppers: a vlan on eth0, and eth0 enslaved to a bond
+\$IP link add link eth0 name eth0.10 type vlan id 10 || exit 1
+\$IP link add bond0 type bond || exit 1
+\$IP link set dev eth0 down
+\$IP link set dev eth0 master bond0 || exit 1
+\$IP link set dev bond0 up || exit 1
+\$IP link set dev eth0.10 up || exit 1
+echo "UPPERS-START: \$(lim eth0.10) / \$(lim bond0)"
+echo STEP-DROP-48000
+wait_tso eth0 48000 || exit 1
+wait_lim eth0.10 "48000 32 48000"
+wait_lim bond0 "48000 32 48000"
+echo "UPPERS-DROP: \$(lim eth0.10) / \$(lim bond0)"
+echo STEP-RISE-64000-UPPERS
+wait_tso eth0 64000 || exit 1
+wait_lim eth0.10 "64000 64 64000"
+wait_lim bond0 "64000 64 64000"
+echo "UPPERS-RISE: \$(lim eth0.10) / \$(lim bond0)"
+touch /tmp/stop
+exit 0
+GUEST
+}
+
+con() { tr -d '\r' < "$TEST_LOG_DIR/$VM.console.log"; }
+# console_value KEY: what the guest printed after "KEY: " (last such line)
+console_value() { con | sed -n "s/^$1: //p" | tail -n 1; }
+# set_limits SIZE SEGS: the device's limits, as management sets them
+set_limits() {
+	qmp_gso_set "$TEST_LOG_DIR/$VM.qmp.sock" "$QOM" "$1" "$2" >> "$TEST_LOG_DIR/$VM.qmp.log" ||
+		check_err 1 "qom-set host-gso-limits $1/$2 failed: $(tail -n 2 "$TEST_LOG_DIR/$VM.qmp.log")"
+}
+# step MARKER SIZE SEGS: when the guest prints MARKER, change the limits
+step() {
+	vm_console_wait $VM "^$1" 60 || { check_err 1 "the guest never reached $1"; return 1; }
+	set_limits "$2" "$3"
+}
+# big_frames_seen N: the flow's capture holds N frames of over 20000 bytes
+# shellcheck disable=SC2317 # called through slowwait
+big_frames_seen() {
+	[ "$(tcpdump -r "$TEST_LOG_DIR/$VM.tap.pcap" -n 2>/dev/null |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "length" && $(i + 1) + 0 > 20000) n++ }
+			END { print n + 0 }')" -ge "$1" ]
+}
+now() { date +%s.%N; }
+
+topo_tier1 r8169
+guest_ip_initrd || { log_test "guest-follow: iproute2 for the guest" FAIL "no iproute2 ip"; tests_exit; }
+BULK_PORT=$FLOW_PORT capture_start "$VM.tap" tap0
+ip netns exec "$PEER_NS" "$STREAM" recv -l "$PEER_IP4" --expect $FLOW_BYTES --timeout 280 $FLOW_PORT \
+	> "$TEST_LOG_DIR/$VM.recv.log" 2>&1 &
+defer "kill $! 2>/dev/null"
+guest_script > "$TEST_LOG_DIR/$VM.guest.sh"
+mapfile -t nic < <(topo_guest_nic_args "id=vnet0,host_gso_max_size=64000,host_gso_max_segs=64")
+VM_EXTRA_INITRD=$TEST_LOG_DIR/$VM.ip.cpio.gz \
+	vm_start $VM "$HOST_NS" "$TEST_LOG_DIR/$VM.guest.sh" "${nic[@]}"
+
+# --- flow --------------------------------------------------------------------
+vm_console_wait $VM '^FLOW-STARTED' 120 || check_err 1 "the guest never started its stream"
+slowwait 60 big_frames_seen 50 || check_err 1 "the stream built no large GSO packets before the drop"
+t_drop=$(now)
+set_limits 48000 32
+vm_console_wait $VM '^GUEST-LIMITS: 48000 32 48000' 30 ||
+	check_err 1 "the guest did not take 48000/32"
+t_seen=$(now)
+vm_console_wait $VM '^STEP-RISE-64000' 240 || check_err 1 "the stream did not end"
+capture_stop "$VM.tap" || true
+set_limits 64000 64
+slowwait 60 grep -q 'status=' "$TEST_LOG_DIR/$VM.recv.log" || true
+grep -q 'content=ok .*status=ok' "$TEST_LOG_DIR/$VM.recv.log" ||
+	check_err 1 "the stream did not arrive intact: $(cat "$TEST_LOG_DIR/$VM.recv.log")"
+
+# Payload sizes of the stream on the tap, before the drop and from 0.5 s
+# after the guest saw it (what the guest's socket built, on the wire).
+tcpdump -r "$TEST_LOG_DIR/$VM.tap.pcap" -tt -n 2>/dev/null |
+	awk -v d="$t_drop" -v s="$t_seen" '
+		{ len = -1; for (i = 1; i < NF; i++) if ($i == "length") len = $(i + 1) + 0 }
+		len <= 0 { next }
+		$1 < d { bn++; if (len > bmax) bmax = len }
+		$1 > s + 0.5 { an++; if (len > amax) amax = len; if (len <= 1448) amss++ }
+		END { printf "%d %d %d %d %d\n", bn, bmax, an, amax, amss }' > "$TEST_LOG_DIR/$VM.flow.txt"
+read -r before_n before_max after_n after_max after_mss < "$TEST_LOG_DIR/$VM.flow.txt"
+echo "    established stream: before the drop $before_n frames, largest payload $before_max;" \
+	"after it $after_n frames, largest $after_max, $after_mss of at most one MSS"
+[ "$before_max" -gt 48000 ] ||
+	check_err 1 "before the drop the largest payload was $before_max: the stream never used 64000"
+[ "$after_n" -gt 0 ] || check_err 1 "no frames of the stream after the drop"
+# 32 segments of 1448 bytes: at most 46336 bytes of payload per packet.
+[ "$after_max" -le 46336 ] ||
+	check_err 1 "after the drop the stream still built $after_max-byte packets"
+if [ "$after_max" -le $((10 * 1448)) ] || [ $((after_mss * 2)) -ge "$after_n" ]; then
+	check_err 1 "after the drop the stream's packets were segmented to one MSS ($after_mss of $after_n frames, largest $after_max): the socket kept the old limits"
+fi
+log_test "flow: an established stream follows a drop to 48000/32 (GSO packets <= $after_max bytes)"
+
+# --- admin -------------------------------------------------------------------
+step STEP-DROP-50000 50000 64 || true
+step STEP-RISE-65536 65536 65535 || true
+step STEP-DROP-50000-PIN 50000 64 || true
+step STEP-RISE-65536-PINNED 65536 65535 || true
+check_eq "after the admin set 60000 at 64000/64" "$(console_value ADMIN-SET)" "64000 64 60000"
+check_eq "device drops to 50000" "$(console_value ADMIN-DROP)" "50000 64 50000"
+check_eq "device rises to 65536: the admin's 60000 again" "$(console_value ADMIN-RISE)" "65536 65535 60000"
+log_test "admin: gso_max_size 60000, device 50000 then 65536 -> 60000"
+check_eq "admin pins 50000 at a 50000 limit" "$(console_value ADMIN-PIN)" "50000 64 50000"
+check_eq "device rises to 65536: the pin holds" "$(console_value ADMIN-PINNED-RISE)" "65536 65535 50000"
+log_test "admin: gso_max_size pinned at the lowered limit stays when the device rises"
+
+# --- uppers ------------------------------------------------------------------
+step STEP-DROP-48000 48000 32 || true
+step STEP-RISE-64000-UPPERS 64000 64 || true
+rc=0
+vm_wait $VM || rc=$?
+check_eq "guest exit code" "$rc" 0
+check_eq "vlan and bond before" "$(console_value UPPERS-START)" "65536 65535 65536 / 65536 65535 65536"
+check_eq "vlan and bond after the drop" "$(console_value UPPERS-DROP)" "48000 32 48000 / 48000 32 48000"
+check_eq "vlan and bond after the rise" "$(console_value UPPERS-RISE)" "64000 64 64000 / 64000 64 64000"
+log_test "uppers: a vlan and a bond on virtio-net follow a drop and the rise after it"
+tests_exit
