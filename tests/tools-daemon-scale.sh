@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # gso-limitsd at scale, against the first design's cost, in one run (issue 13
-# item 5).  No VMs: a namespace with one bridge, SCALE_TAPS QMP stand-ins
-# (tools/test/qmp-standin.c) started the way Proxmox starts QEMU, each
-# creating its tap and putting it into the bridge as Proxmox's tap script
-# does, and the first design's per-VMM walkers (tools/test/old-walker.c).
+# item 5).  No VMs: a namespace with one bridge and SCALE_TAPS Proxmox VMs
+# played by ONE QMP stand-in process (tools/test/qmp-standin.c with
+# QMP_STANDIN_PROXMOX_DIR: a tap tap<VMID>i0 and a socket VMID.qmp per VM,
+# each tap put into the bridge as Proxmox's tap script does), and the first
+# design's per-QEMU walkers played by ONE old-walker process (a socket, a
+# dump and a walk per VM, one after the other).  Three processes in all: the
+# machine is shared, nothing in make check starts hundreds.
 #
 #   SCALE_TAPS=100 (default, make check: a correctness test, ~20 s)
-#   SCALE_TAPS=1000 tests/run.sh tests/tools-daemon-scale.sh   (docs/daemon.md figures)
+#   GSO_BENCH=1 SCALE_TAPS=1000 tests/run.sh tests/tools-daemon-scale.sh
+#                  (docs/daemon.md's figures; more than 100 needs GSO_BENCH=1)
 #
-#   1. boot storm: the daemon runs; SCALE_TAPS stand-ins start at once.  Every
-#      VM must be set, with bounded work: one QMP conversation per VM, and
-#      link dumps / proc scans bounded by the settled bursts, not by events.
+#   1. boot storm: the daemon runs; the stand-in creates SCALE_TAPS taps in a
+#      burst.  Every VM must be set, with bounded work: one QMP conversation
+#      per VM, and link dumps / proc scans bounded by the settled bursts.
 #   2. one port change, new design: an uplink with lower limits joins the
 #      bridge; every VM must be set to them.  Cost: the daemon's CPU and the
 #      stand-ins' CPU (QEMU's side of QMP), wall time to the last qom-set.
-#   3. the same change, old design: the daemon stopped, one old-walker per
-#      VM (what every QEMU with host_gso_auto did: listen to every link
-#      event, dump the whole table, walk its own path).  Cost: the walkers'
-#      CPU, wall time to the last walker's new value.
+#   3. the same change, old design: the daemon stopped, old-walker playing
+#      every QEMU with host_gso_auto (listen to every link event, dump the
+#      whole table, walk its own path).  Cost: its CPU (the sum of what the
+#      QEMUs would spend), wall time to the last new value (an upper bound:
+#      the QEMUs would walk in parallel on a machine with more cores).
 # CPU is each process's time on CPU (/proc/PID/schedstat), system time in
 # netlink dumps included.  Results: $LOG/scale.txt and scale.json.
 #
@@ -30,6 +35,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 N=${SCALE_TAPS:-100}
+if [ "$N" -gt 100 ] && [ "${GSO_BENCH:-0}" != 1 ]; then
+	log_test "scale: SCALE_TAPS=$N" FAIL "more than 100 taps only with GSO_BENCH=1 (not in make check)"
+	exit "$ksft_fail"
+fi
 LIMITSD=$GSO_TOP/tools/build/gso-limitsd
 STANDIN=$GSO_TOP/tools/build/qmp-standin
 WALKER=$GSO_TOP/tools/build/old-walker
@@ -116,19 +125,19 @@ echo "$DAEMON" >"$S/daemon.pid"
 slowwait 5 test -S "$S/ctl"
 st0=$(status)
 
+# The VMs' arguments: Proxmox's -netdev/-device per VM (the VMID in the ids,
+# one process holds them all); their sockets $S/VMID.qmp.
+vm_args=()
+for ((v = 1000; v < 1000 + N; v++)); do
+	vm_args+=(-netdev "type=tap,id=net$v,ifname=tap${v}i0,script=/var/lib/qemu-server/pve-bridge,vhost=on"
+		-device "virtio-net-pci,mac=BC:24:11:00:00:00,netdev=net$v,id=net$v")
+done
 t0=$(now)
-# One shell inside the namespace starts them all, as fast as it can fork.
 ip netns exec "$BENCH" env QMP_STANDIN_LOG="$SETLOG" QMP_STANDIN_BRIDGE=br0 \
-	bash -c '
-	for ((v = 1000; v < 1000 + $1; v++)); do
-		"$2" -id "$v" -name "vm$v,debug-threads=on" \
-			-chardev "socket,id=qmp,path=$3/$v.qmp,server=on,wait=off" \
-			-mon chardev=qmp,mode=control -pidfile "$3/$v.pid" \
-			-netdev "type=tap,id=net0,ifname=tap${v}i0,script=/var/lib/qemu-server/pve-bridge,vhost=on" \
-			-device "virtio-net-pci,mac=BC:24:11:00:00:00,netdev=net0,id=net0" \
-			>/dev/null 2>>"$3/standin-errors.log" &
-		echo $!
-	done' storm "$N" "$STANDIN" "$S" >"$S/standins.pid"
+	QMP_STANDIN_PROXMOX_DIR="$S" "$STANDIN" -name vms "${vm_args[@]}" \
+	>/dev/null 2>"$S/standin-errors.log" &
+echo $! >"$S/standins.pid"
+defer "kill $!"
 slowwait "$WAIT" count_at_least "$SETLOG" "size=64000 segs=64" "$N" ||
 	check_err 1 "storm: $(count "$SETLOG" "size=64000 segs=64") of $N VMs set in ${WAIT} s; stand-ins that failed: $(cat "$S/standin-errors.log")"
 t1=$(last_t "$SETLOG" "size=64000 segs=64")
@@ -179,11 +188,11 @@ log_test "port change, daemon: $N VMs set in ${new_ms} ms, ${new_dumps} dump(s),
 # --- 3. the same change, old design ---------------------------------------------------
 kill "$DAEMON"
 wait "$DAEMON" 2>/dev/null || true
-ip netns exec "$BENCH" bash -c '
-	for ((v = 1000; v < 1000 + $1; v++)); do
-		"$2" "tap${v}i0" >>"$3" 2>&1 &
-		echo $!
-	done' walkers "$N" "$WALKER" "$WALKLOG" >"$S/walkers.pid"
+taps=()
+for ((v = 1000; v < 1000 + N; v++)); do taps+=("tap${v}i0"); done
+ip netns exec "$BENCH" "$WALKER" "${taps[@]}" >>"$WALKLOG" 2>&1 &
+echo $! >"$S/walkers.pid"
+defer "kill $!"
 # Each walker prints its tap's limits once at start (60000/60 now).
 slowwait "$WAIT" count_at_least "$WALKLOG" " 60000 60 " "$N" ||
 	check_err 1 "old design: $(count "$WALKLOG" " 60000 60 ") of $N walkers started"
@@ -215,7 +224,7 @@ new_cpu=$((new_cpu_d + new_cpu_s))
 ratio=$(awk -v o="$old_cpu" -v n="$new_cpu" 'BEGIN { printf "%.1f", n ? o / n : 0 }')
 {
 	echo "gso-limitsd scale benchmark, $N taps on one bridge ($(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $(uname -r))"
-	echo "boot storm: $N stand-ins started at once; all set after ${storm_ms} ms, ${after_ready_ms} ms after the last one was up"
+	echo "boot storm: $N taps created in a burst; all set after ${storm_ms} ms, ${after_ready_ms} ms after the last one was up"
 	echo "  link events ${storm_events}, settled bursts ${storm_bursts}, dumps ${storm_dumps}, /proc scans ${storm_scans}, path walks ${storm_walks}"
 	echo "  QMP conversations ${storm_conn}, QMP commands ${storm_qmp}; daemon CPU $((storm_cpu / 1000000)) ms"
 	echo "one port change (an uplink with lower limits joins the bridge):"
@@ -237,7 +246,7 @@ jq -n --argjson n "$N" --argjson storm_ms "$storm_ms" --argjson storm_after_read
 	'$ARGS.named' >"$LOG/scale.json"
 
 # At 100 taps the two designs cost about the same; from a few hundred the
-# first design's N dumps of N links dominate.  Only the large run asserts it.
+# first design's N dumps of N links dominate.  Only a large run asserts it.
 if [ "$N" -ge 500 ]; then
 	[ "$old_cpu" -gt "$new_cpu" ] || check_err 1 "daemon CPU ${new_cpu} ns not below the first design's ${old_cpu} ns"
 	log_test "$N taps: the daemon costs less CPU than every QEMU walking (${ratio}x)"

@@ -33,10 +33,8 @@
 
 #include "lib/clock.h"
 #include "lib/json_value.h"
+#include "lib/unix_socket.h"
 #include "limitsd.h"
-
-_Static_assert(sizeof(((struct sockaddr_un *)0)->sun_path) ==
-	       sizeof(((struct endpoint *)0)->socket), "QMP socket paths are sun_path-sized");
 
 #define JOB_RBUF	65536
 #define JOB_MAX_CANDIDATES	32
@@ -132,35 +130,15 @@ static const char *tap_label(const struct tap *t, char *buf, size_t len)
 	return buf;
 }
 
-/* QEMU or the way to it did not answer: try again later, with back-off. */
-static void job_retry(struct job *j, double now, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void job_retry(struct job *j, double now, const char *fmt, ...)
-{
-	struct tap *t = j->tap;
-	char msg[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	ld_count.failures++;
-	if (t) {
-		t->backoff_s = t->backoff_s ? t->backoff_s * 2 : 1;
-		if (t->backoff_s > ld_cfg.retry_max_s)
-			t->backoff_s = ld_cfg.retry_max_s;
-		t->retry_at = now + t->backoff_s;
-		t->want_sync = !ld_cfg.once;
-		tap_set_state(t, TAP_RETRY, "%s; %s", msg,
-			      ld_cfg.once ? "not retried (--once)" : "will retry");
-	}
-	job_free(j);
-}
-
-/* QEMU answered no: not retried until the VM or the value changes. */
-static void job_refused(struct job *j, enum tap_state s, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void job_refused(struct job *j, enum tap_state s, const char *fmt, ...)
+/*
+ * A conversation that failed.  @retry: QEMU or the way to it did not
+ * answer: try again later, with back-off.  Else QEMU answered no (state
+ * @refused): not retried until the VM or the value changes.
+ */
+static void job_fail(struct job *j, double now, bool retry, enum tap_state refused,
+		     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void job_fail(struct job *j, double now, bool retry, enum tap_state refused,
+		     const char *fmt, ...)
 {
 	struct tap *t = j->tap;
 	char msg[480];
@@ -170,16 +148,27 @@ static void job_refused(struct job *j, enum tap_state s, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	ld_count.failures++;
-	if (t) {
+	if (t && retry) {
+		t->backoff_s = t->backoff_s ? t->backoff_s * 2 : 1;
+		if (t->backoff_s > ld_cfg.retry_max_s)
+			t->backoff_s = ld_cfg.retry_max_s;
+		t->retry_at = now + t->backoff_s;
+		t->want_sync = !ld_cfg.once;
+		tap_set_state(t, TAP_RETRY, "%s; %s", msg,
+			      ld_cfg.once ? "not retried (--once)" : "will retry");
+	} else if (t) {
 		t->want_sync = false;
 		/* Remember the value refused, so the same one is not offered again. */
 		t->applied = false;
 		t->applied_size = j->size;
 		t->applied_segs = j->segs;
-		tap_set_state(t, s, "%s", msg);
+		tap_set_state(t, refused, "%s", msg);
 	}
 	job_free(j);
 }
+
+#define job_retry(j, now, ...)		job_fail(j, now, true, TAP_RETRY, __VA_ARGS__)
+#define job_refused(j, s, ...)		job_fail(j, 0, false, s, __VA_ARGS__)
 
 static void job_done(struct job *j)
 {
@@ -560,7 +549,6 @@ void job_check_timeout(struct job *j, double now)
 
 bool job_start(struct tap *t, double now)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct job *j;
 	char label[96], where[600];
 
@@ -602,15 +590,13 @@ bool job_start(struct tap *t, double now)
 		return true;
 	}
 	ld_count.qmp_connects++;
-	memcpy(sa.sun_path, t->ep.socket, sizeof(t->ep.socket));	/* both 108 bytes */
-	j->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	j->fd = unix_socket_connect(t->ep.socket, 1);
 	if (j->fd < 0) {
-		job_retry(j, now, "socket: %s", strerror(errno));
-		return false;
-	}
-	if (connect(j->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		/* EAGAIN: QEMU's listen backlog is full (another client holds the monitor). */
-		job_retry(j, now, "connect %s: %s", t->ep.socket, strerror(errno));
+		int err = -j->fd;
+
+		j->fd = -1;
+		job_retry(j, now, "connect %s: %s", t->ep.socket, strerror(err));
 		return false;
 	}
 	j->phase = PH_GREETING;

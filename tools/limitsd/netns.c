@@ -358,6 +358,7 @@ static struct tap *tap_new(struct netns *ns, const struct link_info *li)
 
 	if (!t)
 		fail_errno("calloc");
+	/* An array of pointers. NOLINTNEXTLINE(bugprone-sizeof-expression) */
 	taps = realloc(ns->taps, (ns->ntaps + 1) * sizeof(*taps));
 	if (!taps)
 		fail_errno("realloc");
@@ -490,6 +491,7 @@ void netns_process(struct netns *ns)
 		}
 	}
 
+	/* An array of pointers. NOLINTNEXTLINE(bugprone-sizeof-expression) */
 	check = calloc(count + 1, sizeof(*check));
 	if (!check)
 		fail_errno("calloc");

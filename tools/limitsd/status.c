@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lib/json.h"
+#include "lib/unix_socket.h"
 #include "limitsd.h"
 
 static void print_str_or_null(FILE *f, const char *key, const char *s)
@@ -92,24 +93,11 @@ void status_print(FILE *f, struct netns *const *nss, size_t count)
 
 int control_listen(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
+	/* Root only: the status names every VM's QEMU and sockets. */
+	int fd = unix_socket_listen(path, 8, 0600, 1);
 
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	unlink(path);	/* a previous instance's: it is gone, or bind fails below anyway */
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || chmod(path, 0600) < 0 ||
-	    listen(fd, 8) < 0) {
-		int e = errno;
-
-		close(fd);
-		errno = e;
+	if (fd < 0) {
+		errno = -fd;
 		return -1;
 	}
 	return fd;
@@ -119,7 +107,7 @@ void control_serve(int lfd, struct netns *const *nss, size_t count)
 {
 	struct timeval tv = { .tv_sec = 1 };
 	char *buf = NULL;
-	size_t len = 0, off = 0;
+	size_t len = 0, off;
 	FILE *f;
 	int cfd;
 
@@ -146,20 +134,13 @@ void control_serve(int lfd, struct netns *const *nss, size_t count)
 
 int control_client(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char buf[65536];
 	ssize_t n;
-	int fd;
+	int fd = unix_socket_connect(path, 0);
 
-	if (strlen(path) >= sizeof(sa.sun_path))
-		fail_msg("%s: socket path too long", path);
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		fail_errno("socket");
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		fail_msg("cannot reach the daemon at %s: %s (is gso-limitsd running? "
-			 "--control PATH names another socket)", path, strerror(errno));
+			 "--control PATH names another socket)", path, strerror(-fd));
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
 			fail_errno("stdout");

@@ -3,15 +3,19 @@
  * old-walker: the cost model of the first host design, for gso-limitsd's
  * scale benchmark (tests/tools-daemon-scale.sh).
  *
- *   old-walker TAP
+ *   old-walker TAP...
  *
  * What every QEMU with host_gso_auto=on did (qemu-patches/0006, before
- * issue 13): listen for every RTMGRP_LINK event of the namespace, wait for
- * 50 ms of quiet, then dump the whole link table and walk its own tap's
- * path.  One process per VM; a link event anywhere wakes all of them.
- * Prints "TAP SIZE SEGS t=WALLTIME" (stdout, one write per line) at start and each
- * time its tap's limits change; "TAP walks=N" on SIGUSR1, and on SIGTERM
- * before it exits.
+ * issue 13), for each TAP as if it were its own QEMU: a socket listening
+ * to every RTMGRP_LINK event of the namespace, 50 ms of quiet, then a dump
+ * of the whole link table and a walk of that tap's path.  One process
+ * plays all the QEMUs, one after the other (a machine shared with other
+ * work must not get a thousand processes): its CPU time is the sum of
+ * theirs, its wall time an upper bound of theirs.
+ *
+ * Prints "TAP SIZE SEGS t=WALLTIME" (stdout, one write per line) at start
+ * and each time a tap's limits change; "TAP walks=N" for every tap on
+ * SIGUSR1, and on SIGTERM before it exits.
  */
 #include <errno.h>
 #include <libmnl/libmnl.h>
@@ -21,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/clock.h"
@@ -29,6 +35,14 @@
 #include "lib/path_limits.h"
 
 #define SETTLE_S	0.05	/* QEMU's coalescing delay */
+
+struct walker {
+	const char *tap;
+	struct mnl_socket *nl;	/* this "QEMU"'s own event socket */
+	bool pending;		/* events received, walk due */
+	uint32_t size, segs;
+	unsigned long walks;
+};
 
 static volatile sig_atomic_t quit, report;
 
@@ -40,17 +54,14 @@ static void on_signal(int sig)
 		quit = 1;
 }
 
-static void print_walks(const char *tap, unsigned long walks)
+static void print_line(const char *line, int n)
 {
-	char line[128];
-	int n = snprintf(line, sizeof(line), "%s walks=%lu\n", tap, walks);
-
 	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
 		fail_errno("stdout");
 }
 
-/* Dump and walk; print when the limits differ from the last ones. */
-static void walk(const char *tap, uint32_t *size, uint32_t *segs)
+/* One QEMU's walk: a dump of every link, then its own tap's path. */
+static void walk(struct walker *w)
 {
 	struct link_query q;
 	struct link_info *links;
@@ -59,80 +70,113 @@ static void walk(const char *tap, uint32_t *size, uint32_t *segs)
 	const struct link_info *start;
 	size_t count;
 	char line[128];
-	int n;
 
+	w->walks++;
 	link_query_init(&q);
 	if (link_query_dump(&q, &links, &count))
-		fail_msg("%s: link dump failed", tap);
+		fail_msg("%s: link dump failed", w->tap);
 	link_query_fini(&q);
 	t = (struct link_table){ links, count };
-	start = link_table_by_name(&t, tap);
+	start = link_table_by_name(&t, w->tap);
 	if (start) {
 		path_limits_compute(&t, start, &p);
-		if (p.status == PATH_OK && (p.max_size != *size || p.max_segs != *segs)) {
-			*size = p.max_size;
-			*segs = p.max_segs;
+		if (p.status == PATH_OK && (p.max_size != w->size || p.max_segs != w->segs)) {
 			struct timespec ts;
 
+			w->size = p.max_size;
+			w->segs = p.max_segs;
 			clock_gettime(CLOCK_REALTIME, &ts);
-			n = snprintf(line, sizeof(line), "%s %u %u t=%lld.%09ld\n", tap, *size, *segs,
-				     (long long)ts.tv_sec, ts.tv_nsec);
-			if (write(STDOUT_FILENO, line, (size_t)n) < 0)
-				fail_errno("stdout");
+			print_line(line, snprintf(line, sizeof(line), "%s %u %u t=%lld.%09ld\n",
+						  w->tap, w->size, w->segs,
+						  (long long)ts.tv_sec, ts.tv_nsec));
 		}
 	}
 	free(links);
 }
 
+static void print_walks(const struct walker *w, size_t n)
+{
+	char line[128];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		print_line(line, snprintf(line, sizeof(line), "%s walks=%lu\n", w[i].tap,
+					  w[i].walks));
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct mnl_socket *nl;
-	uint32_t size = 0, segs = 0;
-	unsigned long walks = 0;
+	size_t n = (size_t)argc - 1, i;
+	struct walker *w;
+	struct pollfd *pfd;
+	struct rlimit rl;
 	double due = 0;
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
 	fail_prog = "old-walker";
-	if (argc != 2)
-		fail_msg("usage: old-walker TAP");
+	if (argc < 2)
+		fail_msg("usage: old-walker TAP...");
+	/* A socket per tap. */
+	if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (!nl || mnl_socket_bind(nl, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0)
-		fail_errno("netlink");
-	walk(argv[1], &size, &segs);
-	walks++;
+	w = calloc(n, sizeof(*w));
+	pfd = calloc(n, sizeof(*pfd));
+	if (!w || !pfd)
+		fail_errno("calloc");
+	for (i = 0; i < n; i++) {
+		w[i].tap = argv[i + 1];
+		w[i].nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (!w[i].nl || mnl_socket_bind(w[i].nl, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0)
+			fail_errno("netlink");
+		pfd[i] = (struct pollfd){ .fd = mnl_socket_get_fd(w[i].nl), .events = POLLIN };
+	}
+	for (i = 0; i < n; i++)
+		walk(&w[i]);	/* each QEMU walks once at realize */
+
 	while (!quit) {
-		struct pollfd p = { .fd = mnl_socket_get_fd(nl), .events = POLLIN };
 		int timeout = -1;
 
+		if (report) {
+			report = 0;
+			print_walks(w, n);
+		}
 		if (due) {
 			double left = due - clock_now_s();
 
 			timeout = left > 0 ? (int)(left * 1000) + 1 : 0;
 		}
-		if (report) {
-			report = 0;
-			print_walks(argv[1], walks);
-		}
-		if (poll(&p, 1, timeout) < 0)
+		if (poll(pfd, n, timeout) < 0)
 			continue;
-		if (p.revents) {
+		for (i = 0; i < n; i++) {
+			if (!pfd[i].revents)
+				continue;
 			/* Drain; an overrun (ENOBUFS) is one more reason to walk. */
-			while (mnl_socket_recvfrom(nl, buf, sizeof(buf)) > 0 || errno == ENOBUFS)
+			while (mnl_socket_recvfrom(w[i].nl, buf, sizeof(buf)) > 0 || errno == ENOBUFS)
 				;
+			w[i].pending = true;
 			if (!due)
 				due = clock_now_s() + SETTLE_S;
 		}
 		if (due && clock_now_s() >= due) {
 			due = 0;
-			walk(argv[1], &size, &segs);
-			walks++;
+			for (i = 0; i < n; i++) {
+				if (!w[i].pending)
+					continue;
+				w[i].pending = false;
+				walk(&w[i]);
+			}
 		}
 	}
-	print_walks(argv[1], walks);
-	mnl_socket_close(nl);
+	print_walks(w, n);
+	for (i = 0; i < n; i++)
+		mnl_socket_close(w[i].nl);
+	free(w);
+	free(pfd);
 	return EXIT_SUCCESS;
 }

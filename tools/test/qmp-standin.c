@@ -35,6 +35,11 @@
  *   QMP_STANDIN_STUCK=1    accept connections and never answer (a hung QEMU)
  *   QMP_STANDIN_BRIDGE=BR  put its taps into bridge BR and up, as Proxmox's
  *                          tap script does when QEMU creates the tap
+ *   QMP_STANDIN_PROXMOX_DIR=DIR  many VMs in one process (the scale benchmark:
+ *                          a machine shared with other work must not get a
+ *                          thousand processes): a QMP socket DIR/VMID.qmp for
+ *                          each tap named tap<VMID>i<N>, served one
+ *                          connection at a time
  * It prints "qmp-standin: ready" when its taps are open and it listens.
  */
 #include <errno.h>
@@ -60,8 +65,9 @@
 #include "lib/json.h"
 #include "lib/json_value.h"
 #include "lib/qemu_cmdline.h"
+#include "lib/unix_socket.h"
 
-#define MAX_NICS	64
+#define MAX_NICS	1024	/* the benchmark's many-VM process */
 #define MSG_MAX		65536
 
 struct nic {
@@ -146,12 +152,25 @@ static void tap_to_bridge(const char *ifname, const char *bridge)
 	close(s);
 }
 
+/* A descriptor number from the command line: 3..65535, digits only. */
+static int fd_number(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 3 || v > 65535)
+		fail_msg("'%s': a descriptor number (3..65535) expected", s);
+	return (int)v;
+}
+
 /* fd=N: the descriptor libvirt would have passed; QMP_STANDIN_TAPFD_N names its tap. */
 static void tap_onto_fd(const char *fdstr, char *ifname_out)
 {
 	char var[64];
 	const char *name;
-	int want = atoi(fdstr), fd;
+	int want = fd_number(fdstr), fd;
 
 	snprintf(var, sizeof(var), "QMP_STANDIN_TAPFD_%d", want);
 	name = getenv(var);
@@ -515,39 +534,55 @@ static void serve_client(int fd)
 
 static int listen_unix(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
+	int fd = unix_socket_listen(path, 8, 0600, 0);
 
-	if (strlen(path) >= sizeof(sa.sun_path))
-		fail_msg("%s: socket path too long", path);
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		fail_errno("socket");
-	unlink(path);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		fail_msg("bind %s: %s", path, strerror(errno));
-	if (listen(fd, 8) < 0)
-		fail_errno("listen");
+		fail_msg("listen %s: %s", path, strerror(-fd));
 	return fd;
+}
+
+static struct pollfd listeners[MAX_NICS + 1];
+static size_t nlisteners;
+
+static void add_listener(int fd)
+{
+	if (nlisteners == sizeof(listeners) / sizeof(listeners[0]))
+		fail_msg("too many QMP sockets");
+	listeners[nlisteners++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+}
+
+/*
+ * QMP_STANDIN_PROXMOX_DIR: one socket per Proxmox VM whose tap this process
+ * will hold, listening before the taps exist (as a QEMU's does).
+ */
+static void listen_per_vm(const struct qemu_args *a, const char *dir)
+{
+	char path[QEMU_OPT_MAX], ifname[QEMU_OPT_MAX];
+	unsigned int vmid, net;
+	const char *nd;
+	size_t pos = 0;
+
+	while ((nd = qemu_args_next(a, "netdev", &pos))) {
+		if (!qemu_opt_get(nd, "type", "ifname", ifname, sizeof(ifname)) ||
+		    !qemu_proxmox_tap_name(ifname, &vmid, &net) || net)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%u.qmp", dir, vmid) >= (int)sizeof(path))
+			fail_msg("%s: path too long", dir);
+		add_listener(listen_unix(path));
+	}
 }
 
 /* --- client mode (the tests' virsh) ------------------------------------------ */
 
 static int client(const char *path, const char *json)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	static char buf[MSG_MAX];
 	size_t have = 0;
-	int fd, step = 0;
+	int fd = unix_socket_connect(path, 0), step = 0;
 	char cmd[MSG_MAX];
 
-	if (strlen(path) >= sizeof(sa.sun_path))
-		fail_msg("%s: socket path too long", path);
-	memcpy(sa.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
-		fail_msg("connect %s: %s", path, strerror(errno));
+	if (fd < 0)
+		fail_msg("connect %s: %s", path, strerror(-fd));
 	/* step 0: greeting; 1: qmp_capabilities' return; 2: the command's reply */
 	for (;;) {
 		ssize_t n = recv(fd, buf + have, sizeof(buf) - have - 1, 0);
@@ -588,10 +623,8 @@ static int client(const char *path, const char *json)
 static int exec_with_tap(const char *fdstr, const char *ifname, const char *bridge,
 			 char **argv)
 {
-	int want = atoi(fdstr), fd;
+	int want = fd_number(fdstr), fd;
 
-	if (want < 3)
-		fail_msg("--tap-fd %s: a descriptor number >= 3 expected", fdstr);
 	fd = tap_open(ifname);
 	tap_to_bridge(ifname, bridge);
 	if (fd != want) {
@@ -660,6 +693,8 @@ int main(int argc, char **argv)
 		qemu_cmdline_qmp_socket(&a, path, sizeof(path));
 	if (path[0])
 		lfd = listen_unix(path);
+	if ((env = getenv("QMP_STANDIN_PROXMOX_DIR")))
+		listen_per_vm(&a, env);
 	setup_nics(&a, bridge);
 	{
 		const char *pf = qemu_args_next(&a, "pidfile", &pos);
@@ -679,18 +714,26 @@ int main(int argc, char **argv)
 	printf("qmp-standin: ready\n");
 	fflush(stdout);
 
+	if (lfd >= 0)
+		add_listener(lfd);
+
 	while (!quit) {
-		struct pollfd p = { .fd = lfd, .events = POLLIN };
-		int cfd;
+		size_t i;
 
 		/* Without a socket (libvirt-style, nobody to talk to) it only holds its taps. */
-		if (poll(&p, lfd >= 0 ? 1 : 0, -1) < 0)
+		if (poll(listeners, nlisteners, -1) < 0)
 			continue;
-		cfd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (cfd < 0)
-			continue;
-		serve_client(cfd);
-		close(cfd);
+		for (i = 0; i < nlisteners; i++) {
+			int cfd;
+
+			if (!listeners[i].revents)
+				continue;
+			cfd = accept4(listeners[i].fd, NULL, NULL, SOCK_CLOEXEC);
+			if (cfd < 0)
+				continue;
+			serve_client(cfd);
+			close(cfd);
+		}
 	}
 	if (path[0])
 		unlink(path);
