@@ -197,12 +197,13 @@ defer "kill $!"
 slowwait "$WAIT" count_at_least "$WALKLOG" " 60000 60 " "$N" ||
 	check_err 1 "old design: $(count "$WALKLOG" " 60000 60 ") of $N walkers started"
 quiet
-# walks_sum: every walker reports its walks so far (SIGUSR1); their sum.
-WALK_REPORTS=0
+# walks_sum: the walkers' walks so far (SIGUSR1; old-walker answers between
+# bursts, so this also waits for one in progress to end); their sum.
 walks_sum() {
-	WALK_REPORTS=$((WALK_REPORTS + 1))
+	local before
+	before=$(count "$WALKLOG" "walks=")
 	xargs kill -USR1 <"$S/walkers.pid"
-	slowwait 10 count_at_least "$WALKLOG" "walks=" $((WALK_REPORTS * N)) || true
+	slowwait "$WAIT" count_at_least "$WALKLOG" "walks=" $((before + N)) || true
 	grep -o 'walks=[0-9]*' "$WALKLOG" | tail -n "$N" | awk -F= '{ s += $2 } END { print s + 0 }'
 }
 walks0=$(walks_sum)
