@@ -185,6 +185,8 @@ static void tap_onto_fd(const char *fdstr, char *ifname_out)
 	}
 }
 
+static void serve_pending(void);
+
 static void setup_nics(const struct qemu_args *a, const char *bridge)
 {
 	const char *nd;
@@ -213,6 +215,8 @@ static void setup_nics(const struct qemu_args *a, const char *bridge)
 		}
 		if (bridge)
 			tap_to_bridge(n->ifname, bridge);
+		/* Many VMs in one process: each answers as soon as its tap exists, as its own QEMU would. */
+		serve_pending();
 	}
 	/* Devices in command-line order: anonymous ones numbered as QEMU does. */
 	pos = 0;
@@ -544,6 +548,32 @@ static int listen_unix(const char *path)
 static struct pollfd listeners[MAX_NICS + 1];
 static size_t nlisteners;
 
+/* Serve the connections waiting on any socket (@timeout_ms: how long to wait for one). */
+static void serve_ready(int timeout_ms)
+{
+	size_t i;
+
+	if (poll(listeners, nlisteners, timeout_ms) <= 0)
+		return;
+	for (i = 0; i < nlisteners; i++) {
+		int cfd;
+
+		if (!listeners[i].revents)
+			continue;
+		cfd = accept4(listeners[i].fd, NULL, NULL, SOCK_CLOEXEC);
+		if (cfd < 0)
+			continue;
+		serve_client(cfd);
+		close(cfd);
+	}
+}
+
+static void serve_pending(void)
+{
+	if (nlisteners && !stuck)
+		serve_ready(0);
+}
+
 static void add_listener(int fd)
 {
 	if (nlisteners == sizeof(listeners) / sizeof(listeners[0]))
@@ -691,8 +721,10 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s", env);
 	else
 		qemu_cmdline_qmp_socket(&a, path, sizeof(path));
-	if (path[0])
+	if (path[0]) {
 		lfd = listen_unix(path);
+		add_listener(lfd);
+	}
 	if ((env = getenv("QMP_STANDIN_PROXMOX_DIR")))
 		listen_per_vm(&a, env);
 	setup_nics(&a, bridge);
@@ -714,27 +746,10 @@ int main(int argc, char **argv)
 	printf("qmp-standin: ready\n");
 	fflush(stdout);
 
-	if (lfd >= 0)
-		add_listener(lfd);
 
-	while (!quit) {
-		size_t i;
-
-		/* Without a socket (libvirt-style, nobody to talk to) it only holds its taps. */
-		if (poll(listeners, nlisteners, -1) < 0)
-			continue;
-		for (i = 0; i < nlisteners; i++) {
-			int cfd;
-
-			if (!listeners[i].revents)
-				continue;
-			cfd = accept4(listeners[i].fd, NULL, NULL, SOCK_CLOEXEC);
-			if (cfd < 0)
-				continue;
-			serve_client(cfd);
-			close(cfd);
-		}
-	}
+	/* Without a socket (libvirt-style, nobody to talk to) it only holds its taps. */
+	while (!quit)
+		serve_ready(-1);
 	if (path[0])
 		unlink(path);
 	return EXIT_SUCCESS;
