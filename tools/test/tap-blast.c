@@ -188,6 +188,7 @@ int main(int argc, char **argv)
 	unsigned long long frames = 0, bytes = 0;
 	unsigned int payload, mss = 1448;
 	double seconds, start, end;
+	char *rest;
 	size_t len;
 	int fd;
 
@@ -196,7 +197,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: tap-blast TAP BRIDGE SECONDS PAYLOAD [MSS]\n");
 		return 2;
 	}
-	seconds = atof(argv[3]);
+	seconds = strtod(argv[3], &rest);
+	if (rest == argv[3] || *rest || !(seconds > 0))
+		fail_msg("SECONDS must be a positive number, got '%s'", argv[3]);
 	payload = (unsigned int)strtoul(argv[4], NULL, 0);
 	if (argc == 6)
 		mss = (unsigned int)strtoul(argv[5], NULL, 0);
