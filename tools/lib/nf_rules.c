@@ -164,8 +164,9 @@ static int scan_legacy(int family, const char *names_file, struct rule_scan *s)
 	char names[512], *tok, *save = NULL;
 	int ret;
 
-	if (sysfs_read(names_file, names, sizeof(names)))
-		return 0;	/* no legacy tables loaded */
+	ret = sysfs_read(names_file, names, sizeof(names));
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;	/* no file: no legacy tables loaded */
 	for (tok = strtok_r(names, "\n", &save); tok; tok = strtok_r(NULL, "\n", &save)) {
 		ret = scan_legacy_table(family, tok, s);
 		if (ret)

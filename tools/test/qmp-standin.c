@@ -682,7 +682,6 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct rlimit rl;
 	size_t pos = 0;
-	int lfd = -1;
 
 	fail_prog = "qmp-standin";
 	if (bridge && !*bridge)
@@ -721,10 +720,8 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s", env);
 	else
 		qemu_cmdline_qmp_socket(&a, path, sizeof(path));
-	if (path[0]) {
-		lfd = listen_unix(path);
-		add_listener(lfd);
-	}
+	if (path[0])
+		add_listener(listen_unix(path));
 	if ((env = getenv("QMP_STANDIN_PROXMOX_DIR")))
 		listen_per_vm(&a, env);
 	setup_nics(&a, bridge);
