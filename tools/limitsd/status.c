@@ -93,8 +93,20 @@ void status_print(FILE *f, struct netns *const *nss, size_t count)
 
 int control_listen(const char *path)
 {
+	char dir[108];
+	char *slash;
+	int fd;
+
+	/* Started by hand, not by systemd (RuntimeDirectory=): make /run/gso-limitsd. */
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+			return -1;
+	}
 	/* Root only: the status names every VM's QEMU and sockets. */
-	int fd = unix_socket_listen(path, 8, 0600, 1);
+	fd = unix_socket_listen(path, 8, 0600, 1);
 
 	if (fd < 0) {
 		errno = -fd;
