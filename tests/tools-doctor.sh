@@ -101,7 +101,11 @@ wire_veth "$BAD" nic5
 b link set dev nic5 gso_max_size 64000 gso_max_segs 64
 b link set dev tap5 master br-cfg
 b link set dev nic5 master br-cfg
-taphold "$BAD" tap5 1 1 -- -netdev tap,id=n0,ifname=tap5 \
+# A second NIC of the same "VM" comes first, with a value above the path:
+# only the -device bound to tap5's -netdev may count.
+taphold "$BAD" tap5 1 1 -- -netdev tap,id=n1,ifname=tap5b \
+	-device virtio-net-pci,netdev=n1,host_gso_max_size=70000 \
+	-netdev tap,id=n0,ifname=tap5 \
 	-device virtio-net-pci,netdev=n0,host_gso_max_size=64000,host_gso_max_segs=64
 
 b link add fwbr100i0 type bridge
@@ -207,7 +211,7 @@ log_test "gso-doctor: gso-path-limit fires on a 64000/64 path with the guest com
 check_eq "tap5 severity" "$(sev "$bad_json" gso-path-limit tap5)" info
 check_eq "tap5 feature" "$(ev "$bad_json" gso-path-limit tap5 gso_limits_feature)" configured
 check_eq "tap5 property" "$(ev "$bad_json" gso-path-limit tap5 host_gso_max_size)" 64000
-log_test "gso-doctor: gso-path-limit is info when the VMM offers the limits"
+log_test "gso-doctor: gso-path-limit is info when the VMM offers the limits (tap's own -device)"
 
 check_eq "clean gso-path-limit findings" "$(count_id "$clean_json" gso-path-limit)" 0
 check_eq "tap100i0 (path at defaults)" "$(sev "$bad_json" gso-path-limit tap100i0)" none
