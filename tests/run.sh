@@ -37,6 +37,7 @@ ALL_TESTS=(
 	tests/t55-migration.sh
 	tests/t60-vhost-selftest.sh
 	tests/t61-vhost-qemu.sh
+	tests/t62-gso-split.sh
 )
 
 # Every ALL_TESTS entry must exist (an unmatched glob stays literal): a
