@@ -13,21 +13,29 @@
 # QMP_TIMEOUT seconds (default 10) per step (connect, greeting, reply).
 : "${QMP_TIMEOUT:=10}"
 
-# _qmp_read_until REGEX: read lines from the coprocess until one matches
-# REGEX, into QMP_LINE (no subshell: it would not see the coprocess).
+# _qmp_read_until REGEX: read lines from socat until one matches REGEX,
+# into QMP_LINE (no subshell, so the caller sees it).
 # Status 2 on a timeout or end of file.
 _qmp_read_until() {
-	while IFS= read -r -t "$QMP_TIMEOUT" QMP_LINE <&"${QMP_CO[0]}"; do
+	while IFS= read -r -t "$QMP_TIMEOUT" QMP_LINE <&"$_qmp_rfd"; do
 		[[ $QMP_LINE =~ $1 ]] && return 0
 	done
 	return 2
 }
 
 qmp_cmds() {
-	local sock=$1 id=0 cmd rc=0
+	local sock=$1 id=0 cmd rc=0 _qmp_rfd _qmp_wfd pid dir
 	shift
 	[ -S "$sock" ] || { echo "qmp: no socket $sock" >&2; return 2; }
-	coproc QMP_CO { exec timeout $((QMP_TIMEOUT * ($# + 2))) socat - "UNIX-CONNECT:$sock" 2>/dev/null; }
+	# socat between two FIFOs whose other ends are this shell's own file
+	# descriptors (a coprocess's would vanish when it exits early).
+	dir=$(mktemp -d)
+	mkfifo "$dir/in" "$dir/out"
+	timeout $((QMP_TIMEOUT * ($# + 2))) socat - "UNIX-CONNECT:$sock" \
+		< "$dir/in" > "$dir/out" 2>/dev/null &
+	pid=$!
+	exec {_qmp_wfd}> "$dir/in" {_qmp_rfd}< "$dir/out"
+	rm -rf "$dir"
 	if ! _qmp_read_until '"QMP"'; then
 		echo "qmp: no greeting on $sock" >&2
 		rc=2
@@ -36,7 +44,7 @@ qmp_cmds() {
 		[ $rc -eq 2 ] && break
 		id=$((id + 1))
 		# Add the id as the object's last member.
-		printf '%s\n' "${cmd%\}},\"id\":$id}" >&"${QMP_CO[1]}"
+		printf '%s\n' "${cmd%\}},\"id\":$id}" >&"$_qmp_wfd"
 		if ! _qmp_read_until "\"id\": *${id}[,}]"; then
 			echo "qmp: no reply to $cmd on $sock" >&2
 			rc=2
@@ -48,9 +56,8 @@ qmp_cmds() {
 			rc=1
 		fi
 	done
-	local wfd=${QMP_CO[1]}
-	exec {wfd}>&-
-	wait "$QMP_CO_PID" 2>/dev/null || true
+	exec {_qmp_wfd}>&- {_qmp_rfd}<&-
+	wait "$pid" 2>/dev/null || true
 	return $rc
 }
 

@@ -128,7 +128,7 @@ vm_run() {
 
 # vm_console_wait NAME REGEX TIMEOUT: wait for a console line.
 vm_console_wait() {
-	slowwait "$3" grep -qE "$2" "$TEST_LOG_DIR/$1.console.log"
+	slowwait "$3" grep -sqE "$2" "$TEST_LOG_DIR/$1.console.log"
 }
 
 # vm_qmp NAME JSON...: send QMP commands to a running VM, one at a time,
