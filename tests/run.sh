@@ -30,6 +30,7 @@ ALL_TESTS=(
 	tests/t10-smoke.sh
 	tests/t15-kunit.sh
 	tests/t20-negotiation.sh
+	tests/t25-coverage.sh
 	tests/t30-scenarios.sh
 	tests/t35-runtime.sh
 	tests/t40-doctor-guest.sh
@@ -83,7 +84,8 @@ remove_leftovers() {
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
 		ip netns del "$ns" && n=$((n + 1))
 	done < <(ip netns list 2>/dev/null)
-	for pid in $(pgrep -x 'qemu-system-x86' 2>/dev/null; pgrep -x 'qemu-system-x86_64' 2>/dev/null); do
+	# (comm is cut at 15 characters: qemu-system-x86_64 is qemu-system-x86.)
+	for pid in $(pgrep -x 'qemu-system-x86' 2>/dev/null); do
 		tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "-kernel $GSO_CACHE/" || continue
 		ppid=$(awk '{ print $4 }' "/proc/$pid/stat" 2>/dev/null) || continue
 		# The harness runs QEMU as "timeout ... qemu" from the test
