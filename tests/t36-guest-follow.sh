@@ -21,7 +21,7 @@ vm_init
 require_command tcpdump "guest-follow: tcpdump"
 
 VM=follow
-QOM=/machine/peripheral/vnet0
+QOM=/machine/peripheral/net0
 FLOW_PORT=5301
 FLOW_BYTES=$((384 << 20))
 STREAM=$GSO_TOP/tools/build/gso-stream
@@ -161,7 +161,7 @@ ip netns exec "$PEER_NS" "$STREAM" recv -l "$PEER_IP4" --expect $FLOW_BYTES --ti
 	> "$TEST_LOG_DIR/$VM.recv.log" 2>&1 &
 defer "kill $! 2>/dev/null"
 guest_script > "$TEST_LOG_DIR/$VM.guest.sh"
-mapfile -t nic < <(topo_guest_nic_args "id=vnet0,host_gso_max_size=64000,host_gso_max_segs=64")
+mapfile -t nic < <(topo_guest_nic_args "host_gso_max_size=64000,host_gso_max_segs=64")
 VM_EXTRA_INITRD=$TEST_LOG_DIR/$VM.ip.cpio.gz \
 	vm_start $VM "$HOST_NS" "$TEST_LOG_DIR/$VM.guest.sh" "${nic[@]}"
 
