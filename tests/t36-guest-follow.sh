@@ -109,24 +109,25 @@ wait_tso eth0 65536 || exit 1
 echo "ADMIN-PINNED-RISE: \$(lim eth0)"
 \$IP link set dev eth0 gso_max_size 65536 || exit 1
 
-# uppers: a vlan on eth0, and eth0 enslaved to a bond
+# uppers: a vlan on eth0, and eth0 enslaved to a bond (not bond0: the
+# built-in bonding driver creates that one at boot)
 \$IP link add link eth0 name eth0.10 type vlan id 10 || exit 1
-\$IP link add bond0 type bond || exit 1
+\$IP link add bond9 type bond || exit 1
 \$IP link set dev eth0 down
-\$IP link set dev eth0 master bond0 || exit 1
-\$IP link set dev bond0 up || exit 1
+\$IP link set dev eth0 master bond9 || exit 1
+\$IP link set dev bond9 up || exit 1
 \$IP link set dev eth0.10 up || exit 1
-echo "UPPERS-START: \$(lim eth0.10) / \$(lim bond0)"
+echo "UPPERS-START: \$(lim eth0.10) / \$(lim bond9)"
 echo STEP-DROP-48000
 wait_tso eth0 48000 || exit 1
 wait_lim eth0.10 "48000 32 48000"
-wait_lim bond0 "48000 32 48000"
-echo "UPPERS-DROP: \$(lim eth0.10) / \$(lim bond0)"
+wait_lim bond9 "48000 32 48000"
+echo "UPPERS-DROP: \$(lim eth0.10) / \$(lim bond9)"
 echo STEP-RISE-64000-UPPERS
 wait_tso eth0 64000 || exit 1
 wait_lim eth0.10 "64000 64 64000"
-wait_lim bond0 "64000 64 64000"
-echo "UPPERS-RISE: \$(lim eth0.10) / \$(lim bond0)"
+wait_lim bond9 "64000 64 64000"
+echo "UPPERS-RISE: \$(lim eth0.10) / \$(lim bond9)"
 touch /tmp/stop
 exit 0
 GUEST
@@ -208,6 +209,7 @@ step STEP-DROP-50000 50000 64 || true
 step STEP-RISE-65536 65536 65535 || true
 step STEP-DROP-50000-PIN 50000 64 || true
 step STEP-RISE-65536-PINNED 65536 65535 || true
+vm_console_wait $VM '^ADMIN-PINNED-RISE' 60 || check_err 1 "the guest did not see the rise after the pin"
 check_eq "after the admin set 60000 at 64000/64" "$(console_value ADMIN-SET)" "64000 64 60000"
 check_eq "device drops to 50000" "$(console_value ADMIN-DROP)" "50000 64 50000"
 check_eq "device rises to 65536: the admin's 60000 again" "$(console_value ADMIN-RISE)" "65536 65535 60000"
