@@ -33,6 +33,7 @@ ALL_TESTS=(
 	tests/t25-coverage.sh
 	tests/t30-scenarios.sh
 	tests/t35-runtime.sh
+	tests/t36-guest-follow.sh
 	tests/t40-doctor-guest.sh
 	tests/t50-compat.sh
 	tests/t55-migration.sh
