@@ -118,7 +118,7 @@ build_object() {
 # warnings_of LOG: the warnings and errors in LOG as "file: message", with
 # line numbers left out (they move from patch to patch), sorted.
 warnings_of() {
-	grep -E '^[^ :]+:[0-9]+:([0-9]+:)? (warning|error): ' "$1" |
+	{ grep -E '^[^ :]+:[0-9]+:([0-9]+:)? (warning|error): ' "$1" || true; } |
 		sed -E 's/^([^ :]+):[0-9]+:([0-9]+:)? /\1: /' | sort
 }
 
