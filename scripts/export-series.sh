@@ -107,7 +107,11 @@ recipients() {
 	local opts=(--no-rolestats --no-git --no-git-fallback)
 	# The kernel's version also checks for a kernel tree; QEMU's has no --tree.
 	case "$name" in linux*) opts+=(--no-tree) ;; esac
-	(cd "$tree" && perl scripts/get_maintainer.pl "${opts[@]}" "$1") | sed '/^$/d'
+	# A fixed hash seed: get_maintainer.pl lists entries of equal rank in
+	# Perl's hash order, and a series that changes with every export
+	# would invalidate every cache keyed by its files.
+	(cd "$tree" && PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 \
+		perl scripts/get_maintainer.pl "${opts[@]}" "$1") | sed '/^$/d'
 }
 
 # header_lines ADDR...: one To: header with the mailing lists and one Cc:
