@@ -62,7 +62,13 @@ if want S1; then
 		check_err 1 "the guest sent no frame over the 64000-byte limit: nothing to reproduce"
 	awk -v s="$sw" -v o="$over" 'BEGIN { exit !(s >= 0.9 * o) }' ||
 		check_err 1 "only $sw of the $over oversize bytes were segmented in software"
-	log_test "S1 r8169, feature off: seed 000 reproduced ($sw bytes segmented in software, $(printf '%.0f' "$(echo "$share * 100" | bc -l)")% of NIC frames one MSS)"
+	# README and docs/results.md quote make demo's 99.1 % (seed 000:
+	# 19101 of 20000 = 95.5 %): this is the check behind that figure,
+	# with its tolerance, at least 90 % of the NIC's frames one MSS.
+	share_pct=$(awk -v s="$share" 'BEGIN { printf "%.1f", s * 100 }')
+	awk -v s="$share" 'BEGIN { exit !(s >= 0.9) }' ||
+		check_err 1 "only $share_pct % of NIC frames carry one MSS (want >= 90 %, seed 000: 95.5 %)"
+	log_test "S1 r8169, feature off: seed 000 reproduced ($sw bytes segmented in software, $share_pct % of NIC frames one MSS, want >= 90 %)"
 
 	bulk_run s1-on $BYTES 4 "$ON_R8169"
 	bulk_hist s1-on
