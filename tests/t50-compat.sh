@@ -19,6 +19,17 @@ kernel_base=$("$GSO_TOP/scripts/build-kernel.sh" --unpatched) || {
 distro=$("$GSO_TOP/scripts/fetch-distro-kernel.sh") || {
 	log_test "compat: fetch Debian's kernel" FAIL; tests_exit; }
 
+# docs/compatibility.md names the Debian kernel of its run; print the one
+# this run uses, so that the table can be traced to a run.
+# ($distro/version: "Package: linux-image-6.1.0-57-amd64 Version: 6.1.192-3")
+debian_version=$(sed -n 's/^Package: linux-image-\([^ ]*\) Version: \([^ ]*\).*/\1 (\2)/p' \
+	"$distro/version" 2>/dev/null || true)
+if [ -n "$debian_version" ]; then
+	log_test "compat: Debian's own kernel is $debian_version" OK
+else
+	log_test "compat: Debian's own kernel has no package version ($distro/version)" FAIL
+fi
+
 declare -A KERNEL=([patched]=$GSO_KERNEL [base]=$kernel_base [debian]=$distro/vmlinuz)
 declare -A EXTRA=([patched]="" [base]="" [debian]=$distro/modules.cpio.gz)
 declare -A QEMU=([on]=$GSO_QEMU [off]=$GSO_QEMU [base]=$qemu_base)
