@@ -119,7 +119,8 @@ log_test "gso-hist: missing file, unguessable MSS, bad option fail loudly"
 # port (the "nic").  With out0 at gso_max_size 16000 the sender's 65160-byte
 # GSO frames are segmented in software on out0; at the default they pass.
 if ! command -v tcpdump >/dev/null 2>&1; then
-	log_test "gso-hist: live software segmentation on a bridge" SKIP "tcpdump not installed"
+	log_test "gso-hist: live software segmentation on a bridge" FAIL \
+		"tcpdump not installed (scripts/setup-deps.sh installs it)"
 	tests_exit
 fi
 BYTES=$((8 << 20))
