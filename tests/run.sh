@@ -37,7 +37,6 @@ ALL_TESTS=(
 	tests/t40-doctor-guest.sh
 	tests/t50-compat.sh
 	tests/t55-migration.sh
-	tests/t60-vhost-selftest.sh
 	tests/t61-vhost-qemu.sh
 	tests/t62-gso-split.sh
 )
