@@ -51,3 +51,19 @@ gso_limits() {
 	gso-linkinfo "$GUEST_IF" | awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1)
 		print v["tso_max_size"], v["tso_max_segs"], v["gso_max_size"] }'
 }
+
+# ms: milliseconds since boot (busybox date has no %N).
+ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# wait_for SECONDS CMD...: retry CMD every 0.25 s until it succeeds, at most
+# SECONDS; the host VMs of tier 2 use it too (their initramfs is this one).
+wait_for() {
+	local end=$(( $(ms) + $1 * 1000 ))
+	shift
+	while ! "$@"; do
+		[ "$(ms)" -lt "$end" ] || return 1
+		sleep 0.25
+	done
+}
