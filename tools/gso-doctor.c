@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 		errno = -err;
 		fail_errno("RTM_GETLINK dump");
 	}
-	ctx.table = (struct link_table){ ctx.links, ctx.link_count };
+	ctx.table = (struct link_table){ .links = ctx.links, .count = ctx.link_count };
 	for (i = 0; i < ctx.iface_count; i++)
 		if (!link_table_by_name(&ctx.table, ctx.ifaces[i]))
 			fail_msg("%s: No such device", ctx.ifaces[i]);

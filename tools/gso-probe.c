@@ -8,14 +8,16 @@
  * For every tap and macvtap of the current network namespace (or only
  * IFACE, which may be any device, e.g. a veth standing in for a tap), it
  * finds the devices the guest's frames leave by (lib/path_limits.c: the
- * bridge's other ports and what they stack on; a macvtap's lower device),
+ * bridge's or Open vSwitch datapath's other ports and what they stack on,
+ * bond slaves, VXLAN/Geneve underlays less the encapsulation; a macvtap's
+ * lower device; the routes' devices for a tap the host routes),
  * and prints their smallest gso_max_size and gso_max_segs, whether the
  * guest's defaults (65536 bytes, 65535 segments) exceed them, and the
  * exact workaround of seed 000 to run inside the guest:
  *
  *   ip link set dev <guest-if> gso_max_size N gso_ipv4_max_size N
  *
- * Read-only (RTM_GETLINK dump), unprivileged, for patched and unpatched
+ * Read-only (RTM_GETLINK and RTM_GETROUTE dumps), unprivileged, for patched and unpatched
  * hosts alike.  Output formats: docs/tools.md.
  */
 #include <errno.h>
@@ -40,9 +42,11 @@ static const char *status_text(const struct path_limits *p)
 	case PATH_OK:
 		return "ok";
 	case PATH_NO_MASTER:
-		return "no master: not a bridge port or macvtap (routed?), egress path unknown";
+		return "no master: not a bridge or Open vSwitch port, no macvtap, and no route "
+		       "leaves by another device";
 	case PATH_UNSUPPORTED_MASTER:
-		return "master is not a bridge (openvswitch, bond, vrf?): not followed";
+		return "master is not a bridge or Open vSwitch datapath (bond, team, vrf?): "
+		       "not followed";
 	case PATH_NO_EGRESS:
 		return "no egress device: a bridge without other ports, or a lower in another namespace";
 	}
@@ -78,16 +82,25 @@ static void print_text(const struct path_limits *p)
 		printf("  path: unknown: %s\n", status_text(p));
 		return;
 	}
-	for (i = 0; i < p->egress_count; i++)
-		printf("  egress: %s (%s) gso_max_size %u gso_max_segs %u\n",
+	for (i = 0; i < p->egress_count; i++) {
+		printf("  egress: %s (%s) gso_max_size %u gso_max_segs %u rule %s",
 		       p->egress[i]->name, p->egress[i]->kind[0] ? p->egress[i]->kind : "device",
-		       path_device_max_size(p->egress[i]), path_device_max_segs(p->egress[i]));
+		       path_device_max_size(p->egress[i]), path_device_max_segs(p->egress[i]),
+		       path_rule_name(p->egress_rule[i]));
+		if (p->egress_overhead[i])
+			printf(" (less %u bytes of tunnel headers)", p->egress_overhead[i]);
+		printf("\n");
+	}
 	if (p->truncated)
 		printf("  egress: (more than %d devices; limits cover all)\n", PATH_MAX_EGRESS);
-	printf("  path limit: gso_max_size %u%s%s%s gso_max_segs %u%s%s%s\n",
+	if (p->incomplete)
+		printf("  incomplete: %s; the limits cover the rest\n", p->incomplete_why);
+	printf("  path limit: gso_max_size %u%s%s%s%s%s gso_max_segs %u%s%s%s%s%s\n",
 	       p->max_size, p->size_from ? " (" : "", p->size_from ? p->size_from->name : "",
+	       p->size_from ? ", " : "", p->size_from ? path_rule_name(p->size_rule) : "",
 	       p->size_from ? ")" : "",
 	       p->max_segs, p->segs_from ? " (" : "", p->segs_from ? p->segs_from->name : "",
+	       p->segs_from ? ", " : "", p->segs_from ? path_rule_name(p->segs_rule) : "",
 	       p->segs_from ? ")" : "");
 	if (!path_limits_exceeded(p)) {
 		printf("  guest default (%u bytes, %u segments) fits: nothing to do\n",
@@ -110,6 +123,14 @@ static void print_json_name(const char *key, const struct link_info *li)
 		json_print_string(stdout, li->name);
 	else
 		printf("null");
+}
+
+static void print_json_rule(const char *key, enum path_rule rule)
+{
+	if (rule == PATH_RULE_NONE)
+		printf(",\"%s\":null", key);
+	else
+		printf(",\"%s\":\"%s\"", key, path_rule_name(rule));
 }
 
 static void print_json(const struct path_limits *p)
@@ -135,16 +156,25 @@ static void print_json(const struct path_limits *p)
 		json_print_string(stdout, p->egress[i]->name);
 		printf(",\"kind\":");
 		json_print_string(stdout, p->egress[i]->kind);
-		printf(",\"gso_max_size\":%u,\"gso_max_segs\":%u}",
-		       path_device_max_size(p->egress[i]), path_device_max_segs(p->egress[i]));
+		printf(",\"gso_max_size\":%u,\"gso_max_segs\":%u,\"rule\":\"%s\",\"overhead\":%u}",
+		       path_device_max_size(p->egress[i]), path_device_max_segs(p->egress[i]),
+		       path_rule_name(p->egress_rule[i]), p->egress_overhead[i]);
 	}
 	printf("],\"truncated\":%s", p->truncated ? "true" : "false");
+	printf(",\"incomplete\":");
+	if (p->incomplete)
+		json_print_string(stdout, p->incomplete_why);
+	else
+		printf("null");
 	if (p->status == PATH_OK)
 		printf(",\"gso_max_size\":%u,\"gso_max_segs\":%u", p->max_size, p->max_segs);
 	else
 		printf(",\"gso_max_size\":null,\"gso_max_segs\":null");
 	print_json_name("size_from", p->size_from);
 	print_json_name("segs_from", p->segs_from);
+	print_json_rule("size_rule", p->size_from ? p->size_rule : PATH_RULE_NONE);
+	print_json_rule("segs_rule", p->segs_from ? p->segs_rule : PATH_RULE_NONE);
+	printf(",\"size_overhead\":%u", p->size_from ? p->size_overhead : 0);
 	printf(",\"exceeded\":%s,\"guest_command\":", path_limits_exceeded(p) ? "true" : "false");
 	if (size_cmd[0])
 		json_print_string(stdout, size_cmd);
@@ -162,6 +192,8 @@ int main(int argc, char **argv)
 {
 	const char *ifname = NULL;
 	struct link_info *links;
+	struct route_info *routes = NULL;
+	size_t nroutes = 0;
 	struct link_table table;
 	struct link_query q;
 	struct path_limits p;
@@ -174,12 +206,18 @@ int main(int argc, char **argv)
 
 	link_query_init(&q);
 	err = link_query_dump(&q, &links, &count);
-	link_query_fini(&q);
 	if (err) {
 		errno = -err;
 		fail_errno("RTM_GETLINK dump");
 	}
-	table = (struct link_table){ links, count };
+	/* Routes: a routed tap's egress, a tunnel's underlay (lib/path_limits.c). */
+	err = route_query_dump(&q, &routes, &nroutes);
+	link_query_fini(&q);
+	if (err) {
+		errno = -err;
+		fail_errno("RTM_GETROUTE dump");
+	}
+	table = (struct link_table){ .links = links, .count = count, .routes = routes, .nroutes = nroutes, .routes_known = true };
 	if (ifname && !link_table_by_name(&table, ifname))
 		fail_msg("%s: No such device", ifname);
 
@@ -207,5 +245,6 @@ int main(int argc, char **argv)
 	if (fflush(stdout))
 		fail_errno("stdout");
 	free(links);
+	free(routes);
 	return EXIT_SUCCESS;
 }

@@ -2,8 +2,12 @@
 /*
  * The host path computation (lib/path_limits.c) on random link tables:
  * any masters, lowers, kinds, loops and duplicate ifindexes, as a racing
- * dump or a strange host may produce.  Every link is tried as the start.
+ * dump or a strange host may produce; VXLAN/Geneve underlays and routes
+ * taken from the same bytes (the input format is unchanged: 12 bytes a
+ * link).  Every link is tried as the start.
  */
+#include <sys/socket.h>
+
 #include "fuzz/fuzz_input.h"
 #include "lib/path_limits.h"
 
@@ -12,7 +16,7 @@
 
 static const char *const kinds[] = {
 	"", "tun", "bridge", "veth", "vlan", "macvlan", "macvtap", "ipvlan", "ipvtap",
-	"bond", "team", "openvswitch", "vrf",
+	"bond", "team", "openvswitch", "vrf", "vxlan", "geneve",
 };
 
 static uint32_t limit(uint8_t b)
@@ -31,6 +35,8 @@ static void check_path(const struct link_table *t, const struct link_info *start
 	path_limits_compute(t, start, &p);
 	fuzz_assert(p.max_size <= PATH_NO_SIZE_LIMIT && p.max_segs <= PATH_NO_SEGS_LIMIT);
 	fuzz_assert(p.egress_count <= PATH_MAX_EGRESS);
+	fuzz_assert(!p.incomplete || p.incomplete_why);
+	(void)path_rule_name(p.size_rule);
 	fuzz_assert((p.status == PATH_OK) == (p.egress_count > 0));
 	for (i = 0; i < p.egress_count; i++) {
 		fuzz_assert(p.egress[i] >= t->links && p.egress[i] < t->links + t->count);
@@ -45,13 +51,16 @@ static void check_path(const struct link_table *t, const struct link_info *start
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct link_info *links;
+	struct route_info *routes;
 	struct link_table t;
+	size_t nroutes = 0;
 	size_t n = size / LINK_BYTES, i;
 
 	if (n > FUZZ_MAX_LINKS)
 		n = FUZZ_MAX_LINKS;
 	links = calloc(n ? n : 1, sizeof(*links));
-	if (!links)
+	routes = calloc(n ? n : 1, sizeof(*routes));
+	if (!links || !routes)
 		abort();
 	for (i = 0; i < n; i++) {
 		const uint8_t *b = data + i * LINK_BYTES;
@@ -72,10 +81,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		li->gso_max_segs = limit(b[9]);
 		li->tso_max_segs = limit(b[10]);
 		li->mtu = limit(b[11]);
+		/* A tunnel: its underlay is the lower byte, family and remote from the others. */
+		li->tunnel_link = b[2] % 41;
+		li->tunnel_family = b[11] & 1 ? AF_INET6 : b[11] & 2 ? AF_INET : 0;
+		li->tunnel_external = b[4] & 4;
+		li->tunnel_remote_known = b[4] & 8;
+		memcpy(li->tunnel_remote, b, sizeof(li->tunnel_remote) < LINK_BYTES ?
+		       sizeof(li->tunnel_remote) : LINK_BYTES);
+		/* Some links also give a route: out of the master byte's ifindex (and the lower's). */
+		if (b[4] & 16) {
+			struct route_info *r = &routes[nroutes++];
+
+			r->family = b[11] & 1 ? AF_INET6 : AF_INET;
+			r->type = b[4] & 32 ? 1 : b[5] % 10;
+			r->table = b[4] & 64 ? 254 : b[6];
+			r->dst_len = b[7] % 129;
+			memcpy(r->dst, b + 8, 4);
+			r->oif[r->noif++] = b[1] % 41;
+			if (b[4] & 128)
+				r->oif[r->noif++] = b[2] % 41;
+			r->nexthop_object = b[3] & 128;
+		}
 	}
-	t = (struct link_table){ links, n };
+	t = (struct link_table){ .links = links, .count = n, .routes = routes,
+				 .nroutes = nroutes, .routes_known = n && (data[0] & 1) };
 	for (i = 0; i < n; i++)
 		check_path(&t, &links[i]);
 	free(links);
+	free(routes);
 	return 0;
 }

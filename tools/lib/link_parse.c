@@ -6,6 +6,7 @@
  * trusted to need that.
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <stddef.h>
 #include <libmnl/libmnl.h>
 #include <linux/if_link.h>
@@ -84,7 +85,85 @@ static int linkinfo_attr_cb(const struct nlattr *attr, void *data)
 	if (mnl_attr_get_type(attr) == IFLA_INFO_DATA &&
 	    mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0)
 		tb[IFLA_INFO_DATA] = attr;
+	if (mnl_attr_get_type(attr) == IFLA_INFO_SLAVE_KIND &&
+	    mnl_attr_validate(attr, MNL_TYPE_STRING) >= 0)
+		tb[IFLA_INFO_SLAVE_KIND] = attr;
 	return MNL_CB_OK;
+}
+
+/* A string attribute into @dst, by length: the kernel's kinds are not always NUL-terminated. */
+static void copy_kind(const struct nlattr *attr, char *dst, size_t size)
+{
+	size_t len = mnl_attr_get_payload_len(attr);
+
+	if (len >= size)
+		len = size - 1;
+	memcpy(dst, mnl_attr_get_payload(attr), len);
+	dst[len] = '\0';
+}
+
+/*
+ * The attributes of a UDP tunnel (vxlan, geneve) that place its underlay:
+ * the numbering differs per kind, so the table is filled by attribute
+ * number and read by tunnel_info_from_attr().
+ */
+struct tunnel_attrs {
+	int link, remote4, remote6, local4, local6, external;	/* attribute numbers, 0: none */
+	const struct nlattr *tb[32];
+};
+
+static int tunnel_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct tunnel_attrs *ta = data;
+	int type = mnl_attr_get_type(attr);
+	size_t len = mnl_attr_get_payload_len(attr);
+	bool ok;
+
+	if (type <= 0 || type >= (int)(sizeof(ta->tb) / sizeof(ta->tb[0])))
+		return MNL_CB_OK;
+	if (type == ta->link)
+		ok = mnl_attr_validate(attr, MNL_TYPE_U32) >= 0;
+	else if (type == ta->remote4 || type == ta->local4)
+		ok = len == 4;
+	else if (type == ta->remote6 || type == ta->local6)
+		ok = len == 16;
+	else if (type == ta->external)
+		ok = mnl_attr_validate(attr, MNL_TYPE_U8) >= 0 || len == 0;
+	else
+		ok = false;
+	if (ok)
+		ta->tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+static void tunnel_info_from_attr(const struct nlattr *data, struct link_info *li,
+				  struct tunnel_attrs *ta)
+{
+	const struct nlattr *remote;
+
+	mnl_attr_parse_nested(data, tunnel_attr_cb, ta);
+	if (ta->link && ta->tb[ta->link])
+		li->tunnel_link = (int)mnl_attr_get_u32(ta->tb[ta->link]);
+	/* A flag in some kernels, a u8 in others (vxlan_fill_info(): nla_put_u8). */
+	if (ta->tb[ta->external])
+		li->tunnel_external = !mnl_attr_get_payload_len(ta->tb[ta->external]) ||
+				      mnl_attr_get_u8(ta->tb[ta->external]);
+	remote = ta->remote6 ? ta->tb[ta->remote6] : NULL;
+	if (remote) {
+		li->tunnel_family = AF_INET6;
+	} else if (ta->tb[ta->remote4]) {
+		remote = ta->tb[ta->remote4];
+		li->tunnel_family = AF_INET;
+	} else if (ta->local6 && ta->tb[ta->local6]) {
+		li->tunnel_family = AF_INET6;
+	} else if (ta->local4 && ta->tb[ta->local4]) {
+		li->tunnel_family = AF_INET;
+	}
+	if (remote) {
+		memcpy(li->tunnel_remote, mnl_attr_get_payload(remote),
+		       mnl_attr_get_payload_len(remote));
+		li->tunnel_remote_known = true;
+	}
 }
 
 static int tun_attr_cb(const struct nlattr *attr, void *data)
@@ -155,18 +234,30 @@ int link_info_parse(const struct nlmsghdr *nlh, struct link_info *li)
 		const struct nlattr *info[IFLA_INFO_MAX + 1] = { 0 };
 
 		mnl_attr_parse_nested(tb[IFLA_LINKINFO], linkinfo_attr_cb, info);
-		if (info[IFLA_INFO_KIND]) {
-			/* The kind is not always NUL-terminated: copy by length. */
-			size_t len = mnl_attr_get_payload_len(info[IFLA_INFO_KIND]);
-			const char *kind = mnl_attr_get_payload(info[IFLA_INFO_KIND]);
-
-			if (len >= sizeof(li->kind))
-				len = sizeof(li->kind) - 1;
-			memcpy(li->kind, kind, len);
-			li->kind[len] = '\0';
-		}
+		if (info[IFLA_INFO_KIND])
+			copy_kind(info[IFLA_INFO_KIND], li->kind, sizeof(li->kind));
+		if (info[IFLA_INFO_SLAVE_KIND])
+			copy_kind(info[IFLA_INFO_SLAVE_KIND], li->slave_kind, sizeof(li->slave_kind));
 		if (info[IFLA_INFO_DATA] && !strcmp(li->kind, "tun"))
 			tun_info_from_attr(info[IFLA_INFO_DATA], li);
+		if (info[IFLA_INFO_DATA] && !strcmp(li->kind, "vxlan")) {
+			struct tunnel_attrs ta = {
+				.link = IFLA_VXLAN_LINK, .remote4 = IFLA_VXLAN_GROUP,
+				.remote6 = IFLA_VXLAN_GROUP6, .local4 = IFLA_VXLAN_LOCAL,
+				.local6 = IFLA_VXLAN_LOCAL6, .external = IFLA_VXLAN_COLLECT_METADATA,
+			};
+
+			tunnel_info_from_attr(info[IFLA_INFO_DATA], li, &ta);
+		}
+		if (info[IFLA_INFO_DATA] && !strcmp(li->kind, "geneve")) {
+			/* Geneve has no underlay link: the route to the remote decides. */
+			struct tunnel_attrs ta = {
+				.remote4 = IFLA_GENEVE_REMOTE, .remote6 = IFLA_GENEVE_REMOTE6,
+				.external = IFLA_GENEVE_COLLECT_METADATA,
+			};
+
+			tunnel_info_from_attr(info[IFLA_INFO_DATA], li, &ta);
+		}
 	}
 	if (tb[IFLA_MASTER])
 		li->master = mnl_attr_get_u32(tb[IFLA_MASTER]);

@@ -185,6 +185,12 @@ static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+int link_query_request(struct link_query *q, struct nlmsghdr *nlh,
+		       int (*cb)(const struct nlmsghdr *nlh, void *data), void *data)
+{
+	return link_query_run(q, nlh, cb, data);
+}
+
 int link_query_dump(struct link_query *q, struct link_info **links, size_t *count)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];

@@ -52,6 +52,13 @@ struct link_info {
 	bool tun_multi_queue;		/* IFLA_TUN_MULTI_QUEUE: created multi_queue */
 	uint32_t tun_num_queues;	/* IFLA_TUN_NUM_QUEUES: queues attached now */
 	uint32_t tun_num_disabled_queues; /* IFLA_TUN_NUM_DISABLED_QUEUES */
+	char slave_kind[32];		/* IFLA_INFO_SLAVE_KIND ("bridge", "bond", "openvswitch"), or "" */
+	/* kind "vxlan", "geneve": IFLA_INFO_DATA (vxlan_fill_info(), geneve_fill_info()) */
+	int tunnel_link;		/* IFLA_VXLAN_LINK: the underlay device, 0: none */
+	uint8_t tunnel_family;		/* AF_INET, AF_INET6 of the remote or local, 0: unknown */
+	bool tunnel_remote_known;	/* tunnel_remote holds IFLA_*_GROUP/REMOTE(6) */
+	bool tunnel_external;		/* IFLA_*_COLLECT_METADATA: remote set per packet */
+	uint8_t tunnel_remote[16];	/* 4 bytes for AF_INET */
 };
 
 /* Whether @li's IFLA_INFO_KIND is @kind ("bridge", "veth", "tun"; "" for none). */
@@ -87,6 +94,14 @@ int link_query_by_index(struct link_query *q, int ifindex, struct link_info *out
  * change (NLM_F_DUMP_INTR) is retried, a few times.
  */
 int link_query_dump(struct link_query *q, struct link_info **links, size_t *count);
+
+/*
+ * Send request @nlh on @q and run @cb (libmnl's mnl_cb_t) over the replies
+ * until the ACK or the dump's end: 0, -EINTR for an interrupted dump (ask
+ * again), or -errno.  For other rtnetlink queries (lib/route_query.c).
+ */
+int link_query_request(struct link_query *q, struct nlmsghdr *nlh,
+		       int (*cb)(const struct nlmsghdr *nlh, void *data), void *data);
 
 /*
  * The numeric fields of struct link_info with iproute2's names for them, in

@@ -1,31 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Host-path GSO limit discovery.  The rules, each with the kernel
- * behaviour it follows (Linux 7.2):
+ * behaviour it follows (Linux 7.2); each egress device is reported with
+ * the rule that reached it (enum path_rule, gso-probe's "rule").
  *
  * 1. Where a frame from the guest goes.
  *    - A tap that is a bridge port: the bridge forwards the frame to its
- *      other ports (br_forward.c), so those are the first egress devices.
- *      The tap itself is not one (frames are received on it).  All other
- *      ports count, up or down, as the bridge does not know where a flow
- *      will go before it learns the address: the path limit is the
- *      minimum over all of them (conservative, never too large).
+ *      other ports (br_forward.c), so those are the first egress devices
+ *      ("bridge_port").  The tap itself is not one (frames are received on
+ *      it).  All other ports count, up or down, as the bridge does not know
+ *      where a flow will go before it learns the address: the path limit
+ *      is the minimum over all of them (conservative, never too large).
+ *    - A tap that is a port of an Open vSwitch kernel datapath (its master
+ *      is the datapath's device, kind "openvswitch"; the port's
+ *      IFLA_INFO_SLAVE_KIND is "openvswitch", ovs_netdev_link()): the
+ *      flows decide which port a frame leaves by (ovs_vport_send() ->
+ *      dev_queue_xmit()), and they are not in the link table: every other
+ *      port of the datapath counts, as for a bridge ("ovs_port").
  *    - A macvtap (or macvlan): frames go out of its lower device
  *      (IFLA_LINK; macvlan_queue_xmit -> dev_queue_xmit(lowerdev)).
- *    - Any other master (openvswitch, bond, team, vrf): not followed;
- *      status "unsupported master".  A tap enslaved to a bond does not
- *      forward frames: they go up to the host stack.
- *    - No master and not macvtap: routed or isolated; status "no master".
+ *    - Any other master (bond, team, vrf): not followed; status
+ *      "unsupported master".  A tap enslaved to a bond does not forward
+ *      frames: they go up to the host stack.
+ *    - No master and not macvtap: rule 6 (routes), or status "no master".
  * 2. What an egress device passes frames to (followed recursively, up to
- *    PATH_MAX_DEPTH levels; every device on the way counts, since each
- *    one's dev_queue_xmit checks its own limits in gso_features_check()):
- *    - vlan, macvlan, macvtap, ipvlan: their lower device (IFLA_LINK).
- *      netif_inherit_tso_max() copies the lower's limits only at creation
- *      and on feature changes, and a later `ip link set gso_max_size` on
- *      the lower is not copied up: read the lower itself.
- *    - bond, team: every slave (devices whose IFLA_MASTER is it); the
- *      bond does not lower its own gso_max_size to its slaves' (7.2's
- *      bond_compute_features() handles features, not GSO limits).
+ *    PATH_MAX_DEPTH levels, a device deeper counting with its own limits
+ *    only; every device on the way counts, since each one's dev_queue_xmit
+ *    checks its own limits in gso_features_check()):
+ *    - vlan, macvlan, macvtap, ipvlan: their lower device (IFLA_LINK,
+ *      "lower").  netif_inherit_tso_max() copies the lower's limits only at
+ *      creation and on feature changes, and a later `ip link set
+ *      gso_max_size` on the lower is not copied up: read the lower itself.
+ *    - bond, team: rule 3.  vxlan, geneve: rule 5.
  *    - bridge (e.g. a vlan of a bridge used as a port): its ports.
  *    - veth whose peer is in this namespace and a bridge port (Proxmox's
  *      fwbr/fwln/fwpr firewall hop, seed 003): the peer's bridge forwards
@@ -33,35 +39,91 @@
  *      The peer itself is not an egress device (it receives).  A peer in
  *      another namespace (IFLA_LINK_NETNSID) ends the walk: its limits are
  *      not ours to see.
- * 3. A device's limit: the minimum of gso_max_size, gso_ipv4_max_size and
+ *    The walk keeps, per device, the largest tunnel overhead it reached
+ *    the device with (a table of any size: no device is ever skipped
+ *    unread); reached again with no more overhead it ends there (loops).
+ * 3. Bond and team: a bond sends each frame out of one slave, chosen per
+ *    flow or by failover (bond_start_xmit()), a team out of one port
+ *    (team_xmit()): every slave counts ("bond_slave", "team_slave"), and
+ *    a bond without slaves counts with its own limits.  The kernel takes
+ *    the minimum of the slaves' tso_max_size/tso_max_segs for the master
+ *    (7.2: netdev_compute_master_upper_features(), called where
+ *    bond_compute_features() and __team_compute_features() did it), but
+ *    not of a gso_max_size/segs the admin set on a slave: read each slave.
+ * 4. A device's limit: the minimum of gso_max_size, gso_ipv4_max_size and
  *    tso_max_size in bytes, and of gso_max_segs and tso_max_segs in
  *    segments, over the attributes the kernel reports.  gso_ipv4_max_size
  *    applies to IPv4, gso_max_size to IPv6 (netif_get_gso_max_size()): a
  *    guest sends both, so both count.  Above 65536 bytes (BIG TCP) the
  *    result is capped at 65536, the largest the virtio config carries.
- * 4. The kernel segments a packet whose skb->len is >= gso_max_size
- *    (gso_features_check()), so the largest packet that passes intact is
- *    one byte less than the limit; the guest's TCP keeps its packets at
- *    least MAX_TCP_HEADER below its own gso_max_size (sk_gso_max_size),
- *    so setting the guest to the path limit is enough.
+ *    The kernel segments a packet whose skb->len is >= the limit
+ *    (gso_features_check()): the bound is exclusive, as the project's
+ *    gso_max_size is.
+ * 5. VXLAN and Geneve ("vxlan_underlay", "geneve_underlay"): the tunnel
+ *    device itself counts with its own limits (the frame as the guest
+ *    sent it), its underlay with the underlay's limits less what the
+ *    encapsulation adds to skb->len by the time the underlay's
+ *    dev_queue_xmit() checks it.  The guest's length already holds the
+ *    inner Ethernet header, which vxlan_xmit_one()/geneve_xmit_skb() keep
+ *    as payload; on top of it:
+ *      VXLAN/Geneve header 8 (vxlan_build_skb(): __skb_push(sizeof(*vxh));
+ *        geneve_build_skb(): __skb_push(sizeof(*gnvh) + opt_size)),
+ *      UDP 8 (udp_tunnel_xmit_skb(), udp_tunnel6_xmit_skb()),
+ *      IPv4 20 or IPv6 40 (iptunnel_xmit(), udp_tunnel6_xmit_skb()),
+ *      outer Ethernet 14 (ip_finish_output2() -> neigh_output() pushes
+ *        the underlay's link header before dev_queue_xmit()),
+ *    50 bytes over IPv4 and 70 over IPv6 (tests/tools-paths.sh measures
+ *    the IPv4 boundary).  Options: none on a Geneve device with a fixed
+ *    remote; with collect_metadata they come per packet and up to 252
+ *    bytes are counted.  The family is the remote's, else the local
+ *    address's; a VXLAN device with neither is IPv4
+ *    (vxlan_config_validate()); collect_metadata devices count IPv6.
+ *    The underlay is IFLA_VXLAN_LINK when set (Geneve has none); else the
+ *    main table's longest-prefix route to the remote; else (no fixed
+ *    remote: FDB entries, collect_metadata) every route of the family.
+ *    Not covered: policy rules, a VLAN or other non-Ethernet link header
+ *    of the underlay (counted as 14), routes through nexthop objects.
+ *    Without an underlay to read, the tunnel device's own limits less the
+ *    headers stand in and the result is marked incomplete.
+ * 6. A tap with no master (routed or NAT'ed, e.g. libvirt's routed
+ *    networks, `ip route add GUEST dev tap0`): the host's routing table
+ *    chooses the egress per packet (ip_route_input() -> ip_forward(),
+ *    ip6_forward()), so every device a forwarded packet can leave by
+ *    counts ("route"): each unicast route of the main table and the
+ *    default routes of other tables, every nexthop of a multipath route;
+ *    not the tap itself, the loopback, IPv6 link-local routes
+ *    (ip6_forward() does not forward them), local, blackhole or
+ *    unreachable routes.  NAT rewrites addresses, not the device choice
+ *    made by routing after it.  Policy rules are not read (all tables'
+ *    default routes count instead).  No route out: status "no master".
  */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
+#include "fail.h"
 #include "path_limits.h"
 
 #define ARPHRD_ETHER_NUM	1
+#define ARPHRD_LOOPBACK_NUM	772
+#define RT_TABLE_MAIN_NUM	254
+#define RT_TABLE_LOCAL_NUM	255
+#define RTN_UNICAST_NUM		1
+#define NOT_VISITED		(-1)
 
-/* Devices already seen, so loops (a veth pair in one bridge) end. */
-struct visit_set {
-	int ifindex[PATH_MAX_EGRESS * 4];
-	size_t count;
-};
-
+/*
+ * Devices already seen, one slot per link of the table (so no table is
+ * too large: a bridge of 1000 taps is walked whole), holding the largest
+ * encapsulation overhead the device was reached with: a device reached
+ * again behind more tunnel headers is walked again, since its limit then
+ * means less; reached again with the same or less, it is a loop (a veth
+ * pair in one bridge) or a shared lower, and the walk ends there.
+ */
 struct path_walk {
 	const struct link_table *t;
 	struct path_limits *out;
-	struct visit_set transmitting;	/* added as egress devices */
-	struct visit_set entering;	/* bridge ports a frame entered a bridge by */
+	int64_t *transmitting;		/* added as egress devices */
+	int64_t *entering;		/* bridge/datapath ports a frame entered by */
 };
 
 const struct link_info *link_table_by_index(const struct link_table *t, int ifindex)
@@ -97,6 +159,11 @@ static bool has_lower_device(const struct link_info *li)
 	       link_is_kind(li, "ipvtap");
 }
 
+static bool is_ovs_datapath(const struct link_info *li)
+{
+	return link_is_kind(li, "openvswitch");
+}
+
 const struct link_info *link_table_peer_bridge(const struct link_table *t,
 					       const struct link_info *veth,
 					       const struct link_info **peer_out)
@@ -124,13 +191,21 @@ static uint32_t min_reported(uint32_t acc, const struct link_info *li, unsigned 
 	return (li->present & bit) && val < acc ? val : acc;
 }
 
-uint32_t path_device_max_size(const struct link_info *li)
+/* A device's own size limit, not capped (UINT32_MAX: nothing reported). */
+static uint32_t device_raw_size(const struct link_info *li)
 {
-	uint32_t size = PATH_NO_SIZE_LIMIT;
+	uint32_t size = UINT32_MAX;
 
 	size = min_reported(size, li, LINK_HAS_GSO_MAX_SIZE, li->gso_max_size);
 	size = min_reported(size, li, LINK_HAS_GSO_IPV4_MAX_SIZE, li->gso_ipv4_max_size);
 	return min_reported(size, li, LINK_HAS_TSO_MAX_SIZE, li->tso_max_size);
+}
+
+uint32_t path_device_max_size(const struct link_info *li)
+{
+	uint32_t size = device_raw_size(li);
+
+	return size < PATH_NO_SIZE_LIMIT ? size : PATH_NO_SIZE_LIMIT;
 }
 
 uint32_t path_device_max_segs(const struct link_info *li)
@@ -141,83 +216,293 @@ uint32_t path_device_max_segs(const struct link_info *li)
 	return min_reported(segs, li, LINK_HAS_TSO_MAX_SEGS, li->tso_max_segs);
 }
 
-/* Add @ifindex to @set; false if it was there (a loop, or a shared lower) or @set is full. */
-static bool visit(struct visit_set *set, int ifindex)
+/* @li's slot in the walk's per-link arrays, or -1 if @li is not a table entry. */
+static ssize_t slot_of(const struct path_walk *w, const struct link_info *li)
 {
-	size_t i;
+	if (li >= w->t->links && li < w->t->links + w->t->count)
+		return li - w->t->links;
+	li = link_table_by_index(w->t, li->ifindex);
+	return li ? li - w->t->links : -1;
+}
 
-	for (i = 0; i < set->count; i++)
-		if (set->ifindex[i] == ifindex)
-			return false;
-	if (set->count == sizeof(set->ifindex) / sizeof(set->ifindex[0]))
+/* Record @li in @set reached with @overhead; false if it was reached with as much before. */
+static bool visit(const struct path_walk *w, int64_t *set, const struct link_info *li,
+		  uint32_t overhead)
+{
+	ssize_t i = slot_of(w, li);
+
+	if (i < 0 || set[i] >= (int64_t)overhead)
 		return false;
-	set->ifindex[set->count++] = ifindex;
+	set[i] = overhead;
 	return true;
 }
 
-static void add_egress(struct path_walk *w, const struct link_info *li)
+static void mark_incomplete(struct path_walk *w, const char *why)
+{
+	if (!w->out->incomplete)
+		w->out->incomplete_why = why;
+	w->out->incomplete = true;
+}
+
+static void add_egress(struct path_walk *w, const struct link_info *li, enum path_rule rule,
+		       uint32_t overhead)
 {
 	struct path_limits *p = w->out;
-	uint32_t size = path_device_max_size(li), segs = path_device_max_segs(li);
+	uint32_t raw = device_raw_size(li), segs = path_device_max_segs(li), size;
 
+	/* Rule 5: the guest's frame may be at most the device's limit less the tunnel headers. */
+	size = raw == UINT32_MAX ? UINT32_MAX : raw > overhead ? raw - overhead : 0;
+	if (size > PATH_NO_SIZE_LIMIT)
+		size = PATH_NO_SIZE_LIMIT;
 	if (p->egress_count == PATH_MAX_EGRESS) {
 		p->truncated = true;
 	} else {
+		p->egress_rule[p->egress_count] = rule;
+		p->egress_overhead[p->egress_count] = overhead;
 		p->egress[p->egress_count++] = li;
 	}
 	if (size < p->max_size) {
 		p->max_size = size;
 		p->size_from = li;
+		p->size_rule = rule;
+		p->size_overhead = overhead;
 	}
 	if (segs < p->max_segs) {
 		p->max_segs = segs;
 		p->segs_from = li;
+		p->segs_rule = rule;
 	}
 }
 
-static void forward_through_bridge(struct path_walk *w, const struct link_info *port,
-				   const struct link_info *bridge, int depth);
+static void expand_egress(struct path_walk *w, const struct link_info *li, int depth,
+			  enum path_rule rule, uint32_t overhead);
+static void forward_through_ports(struct path_walk *w, const struct link_info *port,
+				  const struct link_info *master, int depth, enum path_rule rule,
+				  uint32_t overhead);
+
+/* Whether IPv6 address @a is link-local (fe80::/10): never forwarded (ip6_forward()). */
+static bool ipv6_link_local(const uint8_t *a)
+{
+	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+/* Whether route @r can carry a forwarded packet of @family (0: either) out of a device. */
+static bool route_forwards(const struct route_info *r, uint8_t family, bool main_only)
+{
+	if (r->type != RTN_UNICAST_NUM || r->table == RT_TABLE_LOCAL_NUM)
+		return false;
+	if (family && r->family != family)
+		return false;
+	if (r->family == AF_INET6 && r->dst_len >= 10 && ipv6_link_local(r->dst))
+		return false;
+	/* Other tables (policy routing) count with their default routes only. */
+	return r->table == RT_TABLE_MAIN_NUM || (!main_only && r->dst_len == 0);
+}
+
+/* Expand every device of route @r, except @skip (the tap the traffic comes from). */
+static void expand_route(struct path_walk *w, const struct route_info *r,
+			 const struct link_info *skip, int depth, enum path_rule rule,
+			 uint32_t overhead)
+{
+	size_t k;
+
+	if (r->nexthop_object)
+		mark_incomplete(w, "a route uses a nexthop object, whose devices are not read");
+	if (r->truncated)
+		mark_incomplete(w, "a multipath route has more nexthops than are followed");
+	for (k = 0; k < r->noif; k++) {
+		const struct link_info *dev = link_table_by_index(w->t, r->oif[k]);
+
+		if (!dev || dev == skip || (skip && dev->ifindex == skip->ifindex) ||
+		    dev->type == ARPHRD_LOOPBACK_NUM)
+			continue;
+		expand_egress(w, dev, depth, rule, overhead);
+	}
+}
+
+/* Whether the first @bits bits of @a and @b agree. */
+static bool prefix_match(const uint8_t *a, const uint8_t *b, unsigned int bits)
+{
+	unsigned int full = bits / 8, rest = bits % 8;
+
+	if (memcmp(a, b, full))
+		return false;
+	return !rest || !((a[full] ^ b[full]) & (0xff00u >> rest));
+}
+
+/*
+ * The main table's longest-prefix route to @addr (fib_table_lookup()),
+ * lowest metric among equals; NULL if none.  Policy rules are not read.
+ */
+static const struct route_info *route_lookup(const struct link_table *t, uint8_t family,
+					     const uint8_t *addr)
+{
+	const struct route_info *best = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nroutes; i++) {
+		const struct route_info *r = &t->routes[i];
+
+		if (r->family != family || r->table != RT_TABLE_MAIN_NUM ||
+		    !prefix_match(r->dst, addr, r->dst_len))
+			continue;
+		if (!best || r->dst_len > best->dst_len ||
+		    (r->dst_len == best->dst_len && r->priority < best->priority))
+			best = r;
+	}
+	/* A blackhole or unreachable route: nothing leaves. */
+	return best && best->type == RTN_UNICAST_NUM ? best : NULL;
+}
+
+/*
+ * Rule 5: a VXLAN or Geneve device @li passes the frame, encapsulated, to
+ * its underlay: the IFLA_VXLAN_LINK device, else the route to the remote,
+ * else (no fixed remote: FDB entries, collect_metadata) any route of the
+ * tunnel's family.
+ */
+static void expand_tunnel(struct path_walk *w, const struct link_info *li, int depth,
+			  uint32_t overhead)
+{
+	bool geneve = link_is_kind(li, "geneve");
+	enum path_rule rule = geneve ? PATH_RULE_GENEVE_UNDERLAY : PATH_RULE_VXLAN_UNDERLAY;
+	/*
+	 * vxlan_config_validate(): "Unless IPv6 is explicitly requested,
+	 * assume IPv4"; a collect_metadata device opens both sockets, and a
+	 * Geneve device without a remote is one: count the larger IPv6 headers.
+	 */
+	bool v6 = li->tunnel_family == AF_INET6 || li->tunnel_external ||
+		  (geneve && li->tunnel_family != AF_INET);
+	uint32_t encap = v6 ? PATH_TUNNEL_V6_OVERHEAD : PATH_TUNNEL_V4_OVERHEAD;
+	const struct link_info *underlay;
+	size_t before = w->out->egress_count, i;
+	bool found = false;
+
+	/* Options are set per packet with collect_metadata (geneve_build_skb()'s opt_len). */
+	if (geneve && li->tunnel_external)
+		encap += PATH_GENEVE_MAX_OPTIONS;
+	overhead += encap;
+
+	if (li->tunnel_link) {
+		underlay = link_table_by_index(w->t, li->tunnel_link);
+		if (underlay && underlay != li) {
+			expand_egress(w, underlay, depth + 1, rule, overhead);
+			found = true;
+		}
+	} else if (w->t->routes_known && li->tunnel_remote_known && !li->tunnel_external) {
+		const struct route_info *r = route_lookup(w->t, v6 ? AF_INET6 : AF_INET,
+							  li->tunnel_remote);
+
+		if (r) {
+			expand_route(w, r, li, depth + 1, rule, overhead);
+			found = true;
+		}
+	} else if (w->t->routes_known) {
+		for (i = 0; i < w->t->nroutes; i++) {
+			const struct route_info *r = &w->t->routes[i];
+
+			if (route_forwards(r, li->tunnel_external ? 0 : (v6 ? AF_INET6 : AF_INET),
+					   true) && r->noif) {
+				expand_route(w, r, li, depth + 1, rule, overhead);
+				found = true;
+			}
+		}
+	}
+	if (!found || (w->out->egress_count == before && !w->out->truncated)) {
+		/*
+		 * No underlay to read: the tunnel device's own limits stand in
+		 * (vxlan_config_apply() copies its lower's with
+		 * netif_inherit_tso_max() at creation), less the headers.
+		 */
+		mark_incomplete(w, "a VXLAN or Geneve device's underlay was not found");
+		add_egress(w, li, rule, overhead);
+	}
+}
 
 /* Rule 2: @li transmits the frame; add it and whatever it passes the frame to. */
-static void expand_egress(struct path_walk *w, const struct link_info *li, int depth)
+static void expand_egress(struct path_walk *w, const struct link_info *li, int depth,
+			  enum path_rule rule, uint32_t overhead)
 {
 	const struct link_info *next, *bridge;
 	size_t i;
 
-	if (depth > PATH_MAX_DEPTH || !visit(&w->transmitting, li->ifindex))
+	if (depth > PATH_MAX_DEPTH) {
+		/* Deeper than followed: its limits still count, its lowers do not. */
+		if (visit(w, w->transmitting, li, overhead))
+			add_egress(w, li, rule, overhead);
 		return;
-	add_egress(w, li);
+	}
+	if (!visit(w, w->transmitting, li, overhead))
+		return;
+	add_egress(w, li, rule, overhead);
 
 	if (has_lower_device(li) && li->lower && li->lower != li->ifindex &&
 	    !li->lower_in_other_netns) {
 		next = link_table_by_index(w->t, li->lower);
 		if (next)
-			expand_egress(w, next, depth + 1);
+			expand_egress(w, next, depth + 1, PATH_RULE_LOWER, overhead);
 	}
+	/*
+	 * A bond or team sends each frame out of one of its slaves, chosen per
+	 * flow or by failover: all count.  7.2's
+	 * netdev_compute_master_upper_features() (called by bond_compute_features()
+	 * and team's __team_compute_features() before 6.18) lowers the master's
+	 * tso_max_size/segs to its slaves' but not gso_max_size/segs set on a
+	 * slave by the admin: read the slaves themselves.
+	 */
 	if (link_is_kind(li, "bond") || link_is_kind(li, "team") || link_is_kind(li, "bridge")) {
+		enum path_rule r = link_is_kind(li, "bond") ? PATH_RULE_BOND_SLAVE :
+				   link_is_kind(li, "team") ? PATH_RULE_TEAM_SLAVE :
+				   PATH_RULE_BRIDGE_PORT;
+
 		for (i = 0; i < w->t->count; i++)
-			if (w->t->links[i].master == li->ifindex)
-				expand_egress(w, &w->t->links[i], depth + 1);
+			if (w->t->links[i].master == li->ifindex && &w->t->links[i] != li)
+				expand_egress(w, &w->t->links[i], depth + 1, r, overhead);
 	}
+	if (link_is_kind(li, "vxlan") || link_is_kind(li, "geneve"))
+		expand_tunnel(w, li, depth, overhead);
 	bridge = link_table_peer_bridge(w->t, li, &next);
-	if (bridge && visit(&w->entering, next->ifindex))
-		forward_through_bridge(w, next, bridge, depth + 1);
+	if (bridge && visit(w, w->entering, next, overhead))
+		forward_through_ports(w, next, bridge, depth + 1, PATH_RULE_BRIDGE_PORT, overhead);
 }
 
-/* Rule 1: a frame received on bridge port @port leaves by the other ports. */
-static void forward_through_bridge(struct path_walk *w, const struct link_info *port,
-				   const struct link_info *bridge, int depth)
+/*
+ * Rule 1: a frame received on port @port of bridge (or Open vSwitch
+ * datapath) @master leaves by the other ports.
+ */
+static void forward_through_ports(struct path_walk *w, const struct link_info *port,
+				  const struct link_info *master, int depth, enum path_rule rule,
+				  uint32_t overhead)
 {
 	size_t i;
 
-	if (depth > PATH_MAX_DEPTH)
-		return;
 	for (i = 0; i < w->t->count; i++) {
 		const struct link_info *li = &w->t->links[i];
 
-		if (li->master == bridge->ifindex && li->ifindex != port->ifindex)
-			expand_egress(w, li, depth + 1);
+		if (li->master == master->ifindex && li->ifindex != port->ifindex && li != master)
+			expand_egress(w, li, depth + 1, rule, overhead);
 	}
+}
+
+/* Rule 6: a tap that is no port of anything: the host routes the guest's packets. */
+static void forward_by_routes(struct path_walk *w, const struct link_info *start)
+{
+	size_t i;
+
+	for (i = 0; i < w->t->nroutes; i++)
+		if (route_forwards(&w->t->routes[i], 0, false))
+			expand_route(w, &w->t->routes[i], start, 1, PATH_RULE_ROUTE, 0);
+}
+
+static int64_t *visit_set_new(size_t count)
+{
+	int64_t *set = malloc((count ? count : 1) * sizeof(*set));
+	size_t i;
+
+	if (!set)
+		fail_errno("malloc");
+	for (i = 0; i < count; i++)
+		set[i] = NOT_VISITED;
+	return set;
 }
 
 void path_limits_compute(const struct link_table *t, const struct link_info *start,
@@ -229,9 +514,18 @@ void path_limits_compute(const struct link_table *t, const struct link_info *sta
 	out->start = start;
 	out->max_size = PATH_NO_SIZE_LIMIT;
 	out->max_segs = PATH_NO_SEGS_LIMIT;
-	/* The start receives the guest's frames: never an egress device itself. */
-	visit(&w.transmitting, start->ifindex);
-	visit(&w.entering, start->ifindex);
+	w.transmitting = visit_set_new(t->count);
+	w.entering = visit_set_new(t->count);
+	/*
+	 * The start receives the guest's frames: never an egress device itself
+	 * (INT64_MAX: not even behind tunnel headers).
+	 */
+	{
+		ssize_t i = slot_of(&w, start);
+
+		if (i >= 0)
+			w.transmitting[i] = w.entering[i] = INT64_MAX;
+	}
 
 	if (start->master)
 		out->master = link_table_by_index(t, start->master);
@@ -242,18 +536,28 @@ void path_limits_compute(const struct link_table *t, const struct link_info *sta
 		if (start->lower && !start->lower_in_other_netns)
 			lower = link_table_by_index(t, start->lower);
 		if (lower)
-			expand_egress(&w, lower, 1);
+			expand_egress(&w, lower, 1, PATH_RULE_LOWER, 0);
+	} else if (out->master && link_is_kind(out->master, "bridge")) {
+		forward_through_ports(&w, start, out->master, 0, PATH_RULE_BRIDGE_PORT, 0);
+	} else if (out->master && is_ovs_datapath(out->master)) {
+		forward_through_ports(&w, start, out->master, 0, PATH_RULE_OVS_PORT, 0);
 	} else if (out->master) {
-		if (!link_is_kind(out->master, "bridge")) {
-			out->status = PATH_UNSUPPORTED_MASTER;
-			return;
+		out->status = PATH_UNSUPPORTED_MASTER;
+		goto out;
+	} else if (t->routes_known) {
+		forward_by_routes(&w, start);
+		if (!out->egress_count) {
+			out->status = PATH_NO_MASTER;
+			goto out;
 		}
-		forward_through_bridge(&w, start, out->master, 0);
 	} else {
 		out->status = PATH_NO_MASTER;
-		return;
+		goto out;
 	}
 	out->status = out->egress_count ? PATH_OK : PATH_NO_EGRESS;
+out:
+	free(w.transmitting);
+	free(w.entering);
 }
 
 const char *path_status_name(enum path_status status)
@@ -269,6 +573,20 @@ const char *path_status_name(enum path_status status)
 		return "no_egress";
 	}
 	return "?";
+}
+
+const char *path_rule_name(enum path_rule rule)
+{
+	static const char *const names[] = {
+		[PATH_RULE_NONE] = "", [PATH_RULE_BRIDGE_PORT] = "bridge_port",
+		[PATH_RULE_LOWER] = "lower", [PATH_RULE_BOND_SLAVE] = "bond_slave",
+		[PATH_RULE_TEAM_SLAVE] = "team_slave",
+		[PATH_RULE_VXLAN_UNDERLAY] = "vxlan_underlay",
+		[PATH_RULE_GENEVE_UNDERLAY] = "geneve_underlay", [PATH_RULE_ROUTE] = "route",
+		[PATH_RULE_OVS_PORT] = "ovs_port",
+	};
+
+	return (unsigned int)rule < sizeof(names) / sizeof(names[0]) ? names[rule] : "?";
 }
 
 bool path_limits_exceeded(const struct path_limits *p)

@@ -99,6 +99,8 @@ struct tap {
 	enum path_status status;
 	uint32_t size, segs;
 	char size_from[IF_NAMESIZE], segs_from[IF_NAMESIZE];
+	enum path_rule size_rule, segs_rule;	/* the rules that reached them */
+	bool incomplete;		/* a part of the path not followed (path_limits.h) */
 	int *deps;			/* sorted ifindexes the path depends on */
 	size_t ndeps;
 	bool wide;			/* more egress devices than tracked: any change counts */

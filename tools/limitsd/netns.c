@@ -248,7 +248,12 @@ static bool link_changed(const struct link_info *a, const struct link_info *b)
 	       a->present != b->present || a->gso_max_size != b->gso_max_size ||
 	       a->gso_max_segs != b->gso_max_segs ||
 	       a->gso_ipv4_max_size != b->gso_ipv4_max_size ||
-	       a->tso_max_size != b->tso_max_size || a->tso_max_segs != b->tso_max_segs;
+	       a->tso_max_size != b->tso_max_size || a->tso_max_segs != b->tso_max_segs ||
+	       strcmp(a->slave_kind, b->slave_kind) || a->tunnel_link != b->tunnel_link ||
+	       a->tunnel_family != b->tunnel_family ||
+	       a->tunnel_remote_known != b->tunnel_remote_known ||
+	       a->tunnel_external != b->tunnel_external ||
+	       memcmp(a->tunnel_remote, b->tunnel_remote, sizeof(a->tunnel_remote));
 }
 
 struct int_set {
@@ -316,7 +321,7 @@ static void compute_deps(struct tap *t, const struct link_table *tbl, const stru
 
 static void recompute(struct netns *ns, struct tap *t, const struct link_info *li)
 {
-	struct link_table tbl = { ns->links, ns->nlinks };
+	struct link_table tbl = { .links = ns->links, .count = ns->nlinks };
 	struct path_limits p;
 
 	ld_count.recomputes++;
@@ -326,6 +331,9 @@ static void recompute(struct netns *ns, struct tap *t, const struct link_info *l
 	t->segs = p.max_segs;
 	snprintf(t->size_from, sizeof(t->size_from), "%s", p.size_from ? p.size_from->name : "");
 	snprintf(t->segs_from, sizeof(t->segs_from), "%s", p.segs_from ? p.segs_from->name : "");
+	t->size_rule = p.size_from ? p.size_rule : PATH_RULE_NONE;
+	t->segs_rule = p.segs_from ? p.segs_rule : PATH_RULE_NONE;
+	t->incomplete = p.incomplete;
 	compute_deps(t, &tbl, &p, li);
 }
 

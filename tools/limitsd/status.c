@@ -41,6 +41,9 @@ static void print_tap(FILE *f, const struct tap *t)
 		fputs(",\"gso_max_size\":null,\"gso_max_segs\":null", f);
 	print_str_or_null(f, "size_from", t->size_from);
 	print_str_or_null(f, "segs_from", t->segs_from);
+	print_str_or_null(f, "size_rule", path_rule_name(t->size_rule));
+	print_str_or_null(f, "segs_rule", path_rule_name(t->segs_rule));
+	fprintf(f, ",\"incomplete\":%s", t->incomplete ? "true" : "false");
 	fprintf(f, ",\"state\":\"%s\"", tap_state_name(t->state));
 	if (t->applied)
 		fprintf(f, ",\"set\":{\"size\":%u,\"segs\":%u}", t->applied_size, t->applied_segs);

@@ -76,7 +76,7 @@ static void walk(struct walker *w)
 	if (link_query_dump(&q, &links, &count))
 		fail_msg("%s: link dump failed", w->tap);
 	link_query_fini(&q);
-	t = (struct link_table){ links, count };
+	t = (struct link_table){ .links = links, .count = count };
 	start = link_table_by_name(&t, w->tap);
 	if (start) {
 		path_limits_compute(&t, start, &p);

@@ -6,7 +6,9 @@
  *   tap-blast TAP BRIDGE SECONDS PAYLOAD [MSS]
  *
  * Creates TAP with a virtio-net header (as QEMU opens it), puts it in
- * BRIDGE, waits until the bridge forwards on it, then writes the same
+ * BRIDGE, waits until the bridge forwards on it (BRIDGE "-": leaves it
+ * out of any bridge, a routed tap: the host must own the frame's
+ * destination MAC 02:00:00:00:00:02, tests/tools-paths.sh), then writes the same
  * IPv4 TCP frame of PAYLOAD bytes (gso_size MSS, default 1448; the TCP
  * checksum left partial, as a Linux guest leaves it) for SECONDS.  A tap
  * write runs the whole host path (bridge, egress port, its software
@@ -166,9 +168,9 @@ static int tap_open(const char *tap, const char *bridge)
 	if (sfd < 0)
 		fail_errno("socket");
 	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", bridge);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", bridge ? bridge : "");
 	ifr.ifr_ifindex = ifindex(sfd, tap);
-	if (ioctl(sfd, SIOCBRADDIF, &ifr))
+	if (bridge && ioctl(sfd, SIOCBRADDIF, &ifr))
 		fail_errno("SIOCBRADDIF");
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", tap);
@@ -178,7 +180,8 @@ static int tap_open(const char *tap, const char *bridge)
 	if (ioctl(sfd, SIOCSIFFLAGS, &ifr))
 		fail_errno("SIOCSIFFLAGS");
 	close(sfd);
-	wait_forwarding(tap);
+	if (bridge)
+		wait_forwarding(tap);
 	return fd;
 }
 
@@ -207,7 +210,7 @@ int main(int argc, char **argv)
 	    HDRS + payload > 65535)
 		fail_msg("bad arguments: SECONDS 0..600, PAYLOAD > MSS, frame < 64 KiB");
 
-	fd = tap_open(argv[1], argv[2]);
+	fd = tap_open(argv[1], strcmp(argv[2], "-") ? argv[2] : NULL);
 	len = build(buf, payload, mss);
 	start = now_s();
 	end = start + seconds;

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# The widened path rules of lib/path_limits.c on real devices, with
+# traffic showing where the kernel segments: gso-probe's limit for a tap
+# is the largest frame that crosses the path intact, plus one.
+#   VXLAN:  tapv -> brv -> vxv (remote 192.0.2.2 dev ulv) -> ulv at 64000:
+#           limit 64000 - 50 (rule 5 of path_limits.c: outer Ethernet 14 +
+#           IPv4 20 + UDP 8 + VXLAN 8); a second VXLAN without `dev` finds
+#           its underlay by the route to its remote; an IPv6 one counts 70.
+#   routed: tapr (no master; 192.0.2.0/24 dev eg0 at 60000, default dev eg1
+#           at 32 segments): the routes' devices (rule 6).
+#   wide:   300 taps on one bridge, the smallest uplink created last (the
+#           walk once skipped every port after its 256th).
+# Frames come from tools/test/tap-blast (a GSO frame with a virtio-net
+# header written into the tap, as QEMU does); the egress device's
+# tx_packets/tx_bytes show whether each frame left whole (one packet of
+# the frame's length plus the encapsulation) or cut at the MSS.
+# Bonds, teams, Geneve and Open vSwitch: this kernel has none (FACTS.md),
+# tools/test/test-path.c covers them on made-up link tables.
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+PROBE=$GSO_TOP/tools/build/gso-probe
+LOG=$TEST_LOG_DIR/tools-paths
+BLAST=$LOG/tap-blast
+mkdir -p "$LOG"
+require_command jq "gso-probe paths"
+
+make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
+	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
+# Built as scripts/bench-split.sh builds it (a test helper outside the tools' Makefile).
+cc -O2 -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE -I"$GSO_TOP/tools" -o "$BLAST" \
+	"$GSO_TOP/tools/test/tap-blast.c" "$GSO_TOP/tools/lib/fail.c" >"$LOG/blast-build.log" 2>&1 || {
+	log_test "tap-blast build" FAIL "see $LOG/blast-build.log"; exit "$ksft_fail"; }
+
+# tap-blast's frame: Ethernet 14 + IPv4 20 + TCP 20 + payload, 192.0.2.1 -> 192.0.2.2,
+# to MAC 02:00:00:00:00:02.  MSS 1400: each segment, encapsulated, fits a 1500 MTU.
+FRAME_HDRS=54
+MSS=1400
+BLAST_S=0.2
+# The tap's MAC as the routed case needs it (the host must own the frame's destination).
+GUEST_DST_MAC=02:00:00:00:00:02
+
+setup_ns HOST WIRE V6 ROUTER
+hip() { ip -n "$HOST" "$@"; }
+# No IPv6 in HOST and ROUTER: no router or neighbour solicitations among the
+# counted packets.  ROUTER forwards (the routed tap's host).
+for ns in "$HOST" "$ROUTER"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1 net.ipv4.ip_forward=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+done
+# wire_veth NAME [NS]: a veth in NS (default HOST) whose peer (up) is in WIRE.
+wire_veth() {
+	local ns=${2:-$HOST}
+	ip -n "$ns" link add name "$1" type veth peer name "w-$1" netns "$WIRE"
+	ip -n "$WIRE" link set dev "w-$1" up
+	ip -n "$ns" link set dev "$1" up
+}
+# The namespace blast, tx and the probe helpers work in.
+CUR=$HOST
+tx() { ip netns exec "$CUR" cat "/sys/class/net/$1/statistics/tx_$2"; }
+
+# blast TAP BRIDGE|- EGRESS LEN: write frames of LEN bytes (Ethernet included) into
+# TAP for BLAST_S seconds; sets FRAMES, PACKETS and BYTES (the egress' counters' deltas).
+blast() {
+	local tap=$1 bridge=$2 egress=$3 len=$4 p0 b0 out
+	# tap-blast puts the tap in the bridge itself (and waits until it forwards).
+	[ "$bridge" = - ] || ip -n "$CUR" link set dev "$tap" nomaster
+	p0=$(tx "$egress" packets)
+	b0=$(tx "$egress" bytes)
+	out=$(ip netns exec "$CUR" "$BLAST" "$tap" "$bridge" "$BLAST_S" \
+		$((len - FRAME_HDRS)) "$MSS" 2>&1) || { echo "$out"; return 1; }
+	FRAMES=$(sed -n 's/^tap-blast: frames=\([0-9]*\) .*/\1/p' <<<"$out")
+	PACKETS=$(($(tx "$egress" packets) - p0))
+	BYTES=$(($(tx "$egress" bytes) - b0))
+	echo "$tap len $len: $out egress $egress packets $PACKETS bytes $BYTES" >>"$LOG/blast.log"
+}
+
+# check_whole WHAT LEN OVERHEAD: every frame left in one packet of LEN + OVERHEAD bytes.
+check_whole() {
+	check_eq "$1: packets out" "$PACKETS" "$FRAMES"
+	check_eq "$1: bytes out" "$BYTES" $((FRAMES * ($2 + $3)))
+}
+
+# check_cut WHAT LEN: every frame was segmented at the MSS on the way.
+check_cut() {
+	local segs=$(( ($2 - FRAME_HDRS + MSS - 1) / MSS ))
+	check_eq "$1: packets out" "$PACKETS" $((FRAMES * segs))
+}
+
+# tap_json NAME: gso-probe's object for one device.
+tap_json() { ip netns exec "$CUR" "$PROBE" --json "$1" | jq -c '.taps[0]'; }
+fields() {
+	jq -r '"\(.status) \(.gso_max_size) \(.gso_max_segs) \(.size_from) \(.size_rule) \(.segs_rule)"' \
+		<<<"$(tap_json "$1")"
+}
+
+# --- VXLAN ----------------------------------------------------------------
+wire_veth ulv
+hip addr add 192.0.2.1/24 dev ulv
+hip neigh add 192.0.2.2 lladdr 02:00:00:00:99:99 dev ulv nud permanent
+hip link add name vxv type vxlan id 42 remote 192.0.2.2 local 192.0.2.1 dev ulv dstport 4789
+# Lowered after the VXLAN device exists: it keeps 65536 (netif_inherit_tso_max() runs at creation).
+hip link set dev ulv gso_max_size 64000
+hip link add name brv type bridge
+hip link set dev vxv master brv
+hip link set dev vxv up
+hip link set dev brv up
+hip tuntap add dev tapv mode tap
+hip link set dev tapv master brv
+# Underlay by route: no `dev`, the remote is reached by 192.0.2.0/24 dev ulv.
+hip link add name brr type bridge
+hip link add name vxr type vxlan id 43 remote 192.0.2.3 local 192.0.2.1 dstport 4790
+hip link set dev vxr master brr
+hip tuntap add dev tapvr mode tap
+hip link set dev tapvr master brr
+# IPv6 remote: 70 bytes of headers (probe only, in V6: HOST has no IPv6).
+ip -n "$V6" link add name ul6 type veth peer name w-ul6
+ip -n "$V6" link add name vx6 type vxlan id 44 remote 2001:db8::2 dev ul6 dstport 4791
+ip -n "$V6" link set dev ul6 gso_max_size 64000
+ip -n "$V6" link add name br6 type bridge
+ip -n "$V6" link set dev vx6 master br6
+ip -n "$V6" tuntap add dev tap6 mode tap
+ip -n "$V6" link set dev tap6 master br6
+
+check_eq "tapv" "$(fields tapv)" "ok 63950 65535 ulv vxlan_underlay null"
+check_eq "tapv egress" "$(tap_json tapv | jq -r '[.egress[] | "\(.ifname):\(.rule):\(.overhead)"] | join(",")')" \
+	"vxv:bridge_port:0,ulv:vxlan_underlay:50"
+check_eq "tapv incomplete" "$(tap_json tapv | jq -r .incomplete)" null
+log_test "gso-probe: VXLAN port, underlay by IFLA_VXLAN_LINK, 64000 - 50"
+check_eq "tapvr" "$(fields tapvr)" "ok 63950 65535 ulv vxlan_underlay null"
+log_test "gso-probe: VXLAN port, underlay by the route to its remote"
+check_eq "tap6" "$(jq -r '.taps[0] | "\(.status) \(.gso_max_size) \(.size_from) \(.size_rule)"' \
+	<<<"$(ip netns exec "$V6" "$PROBE" --json tap6)")" "ok 63930 ul6 vxlan_underlay"
+log_test "gso-probe: VXLAN port over IPv6: 64000 - 70"
+
+limit=$(tap_json tapv | jq -r .gso_max_size)
+blast tapv brv ulv $((limit - 1))
+check_whole "limit - 1" $((limit - 1)) 50
+log_test "VXLAN: a frame of the probe's limit - 1 leaves the underlay whole (+50 bytes)"
+blast tapv brv ulv "$limit"
+check_cut "limit" "$limit"
+log_test "VXLAN: a frame of the probe's limit is segmented at the MSS"
+
+# --- routed tap (in ROUTER) ---------------------------------------------------
+CUR=$ROUTER
+rip() { ip -n "$ROUTER" "$@"; }
+wire_veth eg0 "$ROUTER"
+wire_veth eg1 "$ROUTER"
+rip link set dev eg0 gso_max_size 60000
+rip link set dev eg1 gso_max_segs 32
+rip addr add 192.0.2.254/24 dev eg0
+rip neigh add 192.0.2.2 lladdr 02:00:00:00:99:98 dev eg0 nud permanent
+rip route add default dev eg1
+rip tuntap add dev tapr mode tap
+rip link set dev tapr address "$GUEST_DST_MAC" up
+# The guest's own address routed back to its tap, as a routed setup does: not an egress.
+rip route add 192.0.2.1/32 dev tapr
+
+check_eq "tapr" "$(fields tapr)" "ok 60000 32 eg0 route route"
+check_eq "tapr egress" "$(tap_json tapr | jq -r '[.egress[] | "\(.ifname):\(.rule)"] | sort | join(",")')" \
+	"eg0:route,eg1:route"
+log_test "gso-probe: routed tap, the routes' devices (not its own route)"
+
+limit=$(tap_json tapr | jq -r .gso_max_size)
+blast tapr - eg0 $((limit - 1))
+# Routing replaces the Ethernet header: no overhead.
+check_whole "limit - 1" $((limit - 1)) 0
+log_test "routed: a frame of the probe's limit - 1 leaves eg0 whole"
+blast tapr - eg0 "$limit"
+check_cut "limit" "$limit"
+log_test "routed: a frame of the probe's limit is segmented at the MSS"
+
+rip route del default dev eg1
+rip route del 192.0.2.0/24 dev eg0
+check_eq "tapr without routes" "$(fields tapr)" "no_master null null null null null"
+log_test "gso-probe: routed tap with no route out: no_master"
+
+# --- more than 256 ports ----------------------------------------------------
+CUR=$HOST
+hip link add name brw type bridge
+{
+	for i in $(seq 0 299); do
+		echo "tuntap add dev tw$i mode tap"
+		echo "link set dev tw$i master brw"
+	done
+} >"$LOG/wide.batch"
+hip -batch "$LOG/wide.batch"
+wire_veth uplink
+hip link set dev uplink gso_max_size 62000 gso_max_segs 48 master brw
+check_eq "tw0" "$(fields tw0)" "ok 62000 48 uplink bridge_port bridge_port"
+check_eq "tw0 truncated" "$(tap_json tw0 | jq -r .truncated)" true
+log_test "gso-probe: 300 taps on a bridge, the uplink created last counts"
+
+tests_exit
