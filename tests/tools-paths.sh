@@ -15,12 +15,14 @@
 # tx_packets/tx_bytes show whether each frame left whole (one packet of
 # the frame's length plus the encapsulation) or cut at the MSS.
 # Bonds, teams, Geneve and Open vSwitch: this kernel has none (FACTS.md),
-# tools/test/test-path.c covers them on made-up link tables.
+# tools/test/test-path.c covers them on made-up link tables.  gso-limitsd
+# (--once) must compute the same paths: it dumps the routes too.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 PROBE=$GSO_TOP/tools/build/gso-probe
+LIMITSD=$GSO_TOP/tools/build/gso-limitsd
 LOG=$TEST_LOG_DIR/tools-paths
 BLAST=$LOG/tap-blast
 mkdir -p "$LOG"
@@ -91,6 +93,12 @@ check_cut() {
 
 # tap_json NAME: gso-probe's object for one device.
 tap_json() { ip netns exec "$CUR" "$PROBE" --json "$1" | jq -c '.taps[0]'; }
+# daemon_fields NS TAP: gso-limitsd's path for TAP in NS (one --once pass; no VM holds it).
+daemon_fields() {
+	"$LIMITSD" --netns "$1" --once --json |
+		jq -r --arg t "$2" '.namespaces[0].taps[] | select(.ifname == $t) |
+			"\(.path) \(.gso_max_size) \(.gso_max_segs) \(.size_from) \(.size_rule) \(.segs_rule)"'
+}
 fields() {
 	jq -r '"\(.status) \(.gso_max_size) \(.gso_max_segs) \(.size_from) \(.size_rule) \(.segs_rule)"' \
 		<<<"$(tap_json "$1")"
@@ -134,6 +142,9 @@ log_test "gso-probe: VXLAN port, underlay by the route to its remote"
 check_eq "tap6" "$(jq -r '.taps[0] | "\(.status) \(.gso_max_size) \(.size_from) \(.size_rule)"' \
 	<<<"$(ip netns exec "$V6" "$PROBE" --json tap6)")" "ok 63930 ul6 vxlan_underlay"
 log_test "gso-probe: VXLAN port over IPv6: 64000 - 70"
+check_eq "daemon tapv" "$(daemon_fields "$HOST" tapv)" "ok 63950 65535 ulv vxlan_underlay null"
+check_eq "daemon tapvr" "$(daemon_fields "$HOST" tapvr)" "ok 63950 65535 ulv vxlan_underlay null"
+log_test "gso-limitsd: the same VXLAN paths and rule"
 
 limit=$(tap_json tapv | jq -r .gso_max_size)
 blast tapv brv ulv $((limit - 1))
@@ -162,6 +173,8 @@ check_eq "tapr" "$(fields tapr)" "ok 60000 32 eg0 route route"
 check_eq "tapr egress" "$(tap_json tapr | jq -r '[.egress[] | "\(.ifname):\(.rule)"] | sort | join(",")')" \
 	"eg0:route,eg1:route"
 log_test "gso-probe: routed tap, the routes' devices (not its own route)"
+check_eq "daemon tapr" "$(daemon_fields "$ROUTER" tapr)" "ok 60000 32 eg0 route route"
+log_test "gso-limitsd: the same routed path and rule"
 
 limit=$(tap_json tapr | jq -r .gso_max_size)
 blast tapr - eg0 $((limit - 1))
@@ -175,6 +188,7 @@ log_test "routed: a frame of the probe's limit is segmented at the MSS"
 rip route del default dev eg1
 rip route del 192.0.2.0/24 dev eg0
 check_eq "tapr without routes" "$(fields tapr)" "no_master null null null null null"
+check_eq "daemon tapr without routes" "$(daemon_fields "$ROUTER" tapr)" "no_master null null null null null"
 log_test "gso-probe: routed tap with no route out: no_master"
 
 # --- more than 256 ports ----------------------------------------------------

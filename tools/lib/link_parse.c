@@ -149,16 +149,15 @@ static void tunnel_info_from_attr(const struct nlattr *data, struct link_info *l
 		li->tunnel_external = !mnl_attr_get_payload_len(ta->tb[ta->external]) ||
 				      mnl_attr_get_u8(ta->tb[ta->external]);
 	remote = ta->remote6 ? ta->tb[ta->remote6] : NULL;
-	if (remote) {
-		li->tunnel_family = AF_INET6;
-	} else if (ta->tb[ta->remote4]) {
+	if (!remote)
 		remote = ta->tb[ta->remote4];
-		li->tunnel_family = AF_INET;
-	} else if (ta->local6 && ta->tb[ta->local6]) {
+	/* The family: the remote's (its length, checked in tunnel_attr_cb()), else the local's. */
+	if (remote)
+		li->tunnel_family = mnl_attr_get_payload_len(remote) == 16 ? AF_INET6 : AF_INET;
+	else if (ta->local6 && ta->tb[ta->local6])
 		li->tunnel_family = AF_INET6;
-	} else if (ta->local4 && ta->tb[ta->local4]) {
+	else if (ta->local4 && ta->tb[ta->local4])
 		li->tunnel_family = AF_INET;
-	}
 	if (remote) {
 		memcpy(li->tunnel_remote, mnl_attr_get_payload(remote),
 		       mnl_attr_get_payload_len(remote));

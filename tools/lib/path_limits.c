@@ -377,6 +377,8 @@ static void expand_tunnel(struct path_walk *w, const struct link_info *li, int d
 	size_t before = w->out->egress_count, i;
 	bool found = false;
 
+	if (!li->tunnel_link)
+		w->out->used_routes = true;
 	/* Options are set per packet with collect_metadata (geneve_build_skb()'s opt_len). */
 	if (geneve && li->tunnel_external)
 		encap += PATH_GENEVE_MAX_OPTIONS;
@@ -488,6 +490,7 @@ static void forward_by_routes(struct path_walk *w, const struct link_info *start
 {
 	size_t i;
 
+	w->out->used_routes = true;
 	for (i = 0; i < w->t->nroutes; i++)
 		if (route_forwards(&w->t->routes[i], 0, false))
 			expand_route(w, &w->t->routes[i], start, 1, PATH_RULE_ROUTE, 0);

@@ -80,6 +80,7 @@ struct path_limits {
 	 */
 	bool incomplete;
 	const char *incomplete_why;		/* static text, or NULL */
+	bool used_routes;			/* the result depends on the routes (rules 5, 6) */
 	uint32_t max_size;			/* min over egress, capped at 65536 */
 	uint32_t max_segs;			/* min over egress, capped at 65535 */
 	const struct link_info *size_from;	/* the device that set max_size, or NULL */

@@ -101,6 +101,7 @@ struct tap {
 	char size_from[IF_NAMESIZE], segs_from[IF_NAMESIZE];
 	enum path_rule size_rule, segs_rule;	/* the rules that reached them */
 	bool incomplete;		/* a part of the path not followed (path_limits.h) */
+	bool uses_routes;		/* routed, or a tunnel without a link: routes count */
 	int *deps;			/* sorted ifindexes the path depends on */
 	size_t ndeps;
 	bool wide;			/* more egress devices than tracked: any change counts */
@@ -131,6 +132,8 @@ struct netns {
 	struct link_query dumpq;
 	struct link_info *links;	/* last dump, sorted by ifindex */
 	size_t nlinks;
+	struct route_info *routes;	/* last route dump, in the kernel's order */
+	size_t nroutes;
 	struct tap **taps;
 	size_t ntaps;
 	bool dirty;			/* events not processed yet */

@@ -11,6 +11,8 @@
  * when a changed device, or the old or new master of one, is among the
  * devices its path visited (tap->deps); a tap with more egress devices
  * than struct path_limits tracks ("wide") is recomputed on any change.
+ * Routes are dumped with the links: a routed tap, or one behind a tunnel
+ * that finds its underlay by route, is recomputed when they changed.
  * QEMU is told only when the result differs from what it was last told,
  * so a port change costs one dump, a few walks and one QMP conversation
  * per VM whose limits really change.
@@ -92,7 +94,9 @@ static int open_sockets(struct netns *ns)
 	/* SO_RCVBUFFORCE needs CAP_NET_ADMIN; without it the plain limit applies. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-	if (mnl_socket_bind(ns->events, RTMGRP_LINK, MNL_SOCKET_AUTOPID) < 0)
+	/* Route events too: routed taps and tunnels without a link follow the routes. */
+	if (mnl_socket_bind(ns->events, RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE,
+			    MNL_SOCKET_AUTOPID) < 0)
 		return -errno;
 	link_query_init(&ns->dumpq);
 	return 0;
@@ -145,6 +149,7 @@ void netns_close(struct netns *ns)
 		tap_free(ns->taps[i]);
 	free(ns->taps);
 	free(ns->links);
+	free(ns->routes);
 	if (ns->events)
 		mnl_socket_close(ns->events);
 	link_query_fini(&ns->dumpq);
@@ -180,7 +185,8 @@ void netns_read_events(struct netns *ns, double now)
 		len = (size_t)n;
 		for (nlh = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, (int)len);
 		     nlh = mnl_nlmsg_next(nlh, (int *)&len))
-			if (nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK)
+			if (nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK ||
+			    nlh->nlmsg_type == RTM_NEWROUTE || nlh->nlmsg_type == RTM_DELROUTE)
 				ld_count.events++;
 mark:
 		if (!ns->dirty)
@@ -303,6 +309,9 @@ static void compute_deps(struct tap *t, const struct link_table *tbl, const stru
 		const struct link_info *e = p->egress[i];
 
 		set_add(&s, e->ifindex);
+		/* A tunnel's underlay, also one not found yet (it may appear). */
+		if (e->tunnel_link)
+			set_add(&s, e->tunnel_link);
 		/* The fwbr hop: the veth's peer and the bridge the peer is a port of. */
 		if (!strcmp(e->kind, "veth") && e->lower && !e->lower_in_other_netns) {
 			const struct link_info *peer = link_table_by_index(tbl, e->lower);
@@ -321,7 +330,8 @@ static void compute_deps(struct tap *t, const struct link_table *tbl, const stru
 
 static void recompute(struct netns *ns, struct tap *t, const struct link_info *li)
 {
-	struct link_table tbl = { .links = ns->links, .count = ns->nlinks };
+	struct link_table tbl = { .links = ns->links, .count = ns->nlinks, .routes = ns->routes,
+				  .nroutes = ns->nroutes, .routes_known = true };
 	struct path_limits p;
 
 	ld_count.recomputes++;
@@ -334,6 +344,7 @@ static void recompute(struct netns *ns, struct tap *t, const struct link_info *l
 	t->size_rule = p.size_from ? p.size_rule : PATH_RULE_NONE;
 	t->segs_rule = p.segs_from ? p.segs_rule : PATH_RULE_NONE;
 	t->incomplete = p.incomplete;
+	t->uses_routes = p.used_routes;
 	compute_deps(t, &tbl, &p, li);
 }
 
@@ -435,7 +446,9 @@ static void remove_tap(struct netns *ns, size_t i)
 void netns_process(struct netns *ns)
 {
 	struct link_info *links, *old = ns->links;
-	size_t count, nold = ns->nlinks, i, j;
+	struct route_info *routes;
+	size_t count, nold = ns->nlinks, nroutes, i, j;
+	bool routes_changed;
 	struct int_set touched = { 0 }, holders_due = { 0 };
 	struct tap **check;
 	size_t ncheck = 0;
@@ -453,6 +466,21 @@ void netns_process(struct netns *ns)
 		ns->last_event = clock_now_s();
 		return;
 	}
+	ret = route_query_dump(&ns->dumpq, &routes, &nroutes);
+	if (ret) {
+		free(links);
+		ld_log("%s: route dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
+		       strerror(-ret));
+		ns->dirty = true;
+		ns->last_event = clock_now_s();
+		return;
+	}
+	/* route_info_parse() zeroes each entry: equal routes compare equal bytewise. */
+	routes_changed = nroutes != ns->nroutes ||
+			 (nroutes && memcmp(routes, ns->routes, nroutes * sizeof(*routes)));
+	free(ns->routes);
+	ns->routes = routes;
+	ns->nroutes = nroutes;
 	qsort(links, count, sizeof(*links), cmp_link);
 
 	/* Changed devices, and the masters they left or joined. */
@@ -521,7 +549,8 @@ void netns_process(struct netns *ns)
 		snprintf(t->ifname, sizeof(t->ifname), "%s", li->name);
 		snprintf(t->kind, sizeof(t->kind), "%s", li->kind);
 		t->flags = li->flags;
-		affected = all || is_new || (t->wide && touched.n);
+		affected = all || is_new || (t->wide && touched.n) ||
+			   (t->uses_routes && routes_changed);
 		for (j = 0; !affected && j < t->ndeps; j++)
 			affected = set_has(touched.v, touched.n, t->deps[j]);
 		if (affected) {

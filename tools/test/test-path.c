@@ -113,7 +113,7 @@ static struct route_info route(const struct topology *t, const char *dst, const 
 		snprintf(addr, sizeof(addr), "%.*s", (int)(slash - dst), dst);
 		if (inet_pton(r.family, addr, r.dst) != 1)
 			abort();
-		r.dst_len = (uint8_t)atoi(slash + 1);
+		r.dst_len = (uint8_t)strtoul(slash + 1, NULL, 10);
 	}
 	snprintf(copy, sizeof(copy), "%s", devs);
 	for (w = strtok_r(copy, ",", &save); w && r.noif < ROUTE_MAX_NEXTHOPS;
