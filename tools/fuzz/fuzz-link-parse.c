@@ -4,14 +4,17 @@
  * buffers, as the dump loop hands them to it: mnl_cb_run() splits the
  * buffer into messages (after nl_batch_ok(): libmnl 1.0.4 walks off a
  * buffer whose message claims 2^31 bytes or more; crash-* in the corpus),
- * link_info_parse() reads each RTM_NEWLINK.
+ * link_info_parse() reads each RTM_NEWLINK, route_info_parse()
+ * (lib/route_query.c) each RTM_NEWROUTE.
  */
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
+#include <sys/socket.h>
 
 #include "fuzz/fuzz_input.h"
 #include "lib/link_query.h"
 #include "lib/nl_batch.h"
+#include "lib/route_query.h"
 
 static int link_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -19,11 +22,21 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 	size_t i;
 
 	(void)data;
+	if (nlh->nlmsg_type == RTM_NEWROUTE) {
+		struct route_info ri;
+
+		if (!route_info_parse(nlh, &ri)) {
+			fuzz_assert(ri.noif <= ROUTE_MAX_NEXTHOPS);
+			fuzz_assert(ri.dst_len <= (ri.family == AF_INET ? 32 : 128));
+		}
+		return MNL_CB_OK;
+	}
 	if (nlh->nlmsg_type != RTM_NEWLINK || link_info_parse(nlh, &li))
 		return MNL_CB_OK;
 	fuzz_assert(li.ifindex > 0);
 	fuzz_assert(memchr(li.name, '\0', sizeof(li.name)) != NULL);
 	fuzz_assert(memchr(li.kind, '\0', sizeof(li.kind)) != NULL);
+	fuzz_assert(memchr(li.slave_kind, '\0', sizeof(li.slave_kind)) != NULL);
 	for (i = 0; i < link_fields_count; i++)
 		if (li.present & link_fields[i].present_bit)
 			(void)link_field_value(&li, &link_fields[i]);
