@@ -8,7 +8,8 @@
 #     br-seed:  tap0 (held, 1 queue, 1 vCPU) + nic0 at r8169's 64000/64
 #     br-cfg:   tap5 (held by a "VMM" with host_gso_max_size=64000) + nic5 at 64000/64
 #     fwbr100i0: tap100i0 (multi_queue, 1 queue, 4 vCPU threads) + fwln100i0 = fwpr100i0 in vmbr0
-#     vmbr0:    fwpr100i0, enp0 (TSO off), gsooff0 (GSO off), vx0 (vxlan uplink, GRO off),
+#     vmbr0:    fwpr100i0, enp0 (TSO off), gsooff0 (GSO off), vx0 (vxlan uplink, GRO off,
+#               over ul0 at BIG TCP limits: its headers fit),
 #               vgro0 (veth, GRO off as veth has by default: not a finding)
 #     vmbr1:    tap101i0 (multi_queue, 1 queue, vCPUs not visible)
 #     tap102i0: alone, single queue, held by a process with "-smp 4"
@@ -16,7 +17,8 @@
 #     tap2:     alone, single queue, 4 vCPU threads (CLEAN has an unheld tap2)
 #   NF     (host mode): a fwbr hop with bridge netfilter turned off in the namespace
 #   CLEAN  (host mode, nothing to report):
-#     br0: tap0 (multi_queue, 4 queues, 4 vCPUs) + nic0 (defaults) + vx0 (GRO on)
+#     br0: tap0 (multi_queue, 4 queues, 4 vCPUs) + nic0 (defaults) + vx0 (GRO on, over
+#          ul0 at BIG TCP limits)
 #     tap1 (held, 1 queue, 1 vCPU), tap2 (nobody holds it)
 #   GUEST  (guest mode on stand-ins: veths and taps play the virtio_net device):
 #     gbad (1 of 2 rx queues, GRO off, no RPS, gso_max_size 64000), ggood (2 queues, GRO on),
@@ -118,7 +120,11 @@ b link set dev fwln100i0 master fwbr100i0
 b link set dev fwpr100i0 master vmbr0
 taphold "$BAD" --multi-queue tap100i0 1 4
 for port in enp0 gsooff0 vgro0; do wire_veth "$BAD" "$port"; b link set dev "$port" master vmbr0; done
-b link add vx0 type vxlan id 42 dstport 4789 local 192.0.2.10
+# The vxlan's underlay at BIG TCP limits: its 50 bytes of headers then fit (gso-probe's
+# rule 5), so the path stays at the defaults.
+wire_veth "$BAD" ul0
+b link set dev ul0 gso_max_size 131072 gso_ipv4_max_size 131072
+b link add vx0 type vxlan id 42 dstport 4789 local 192.0.2.10 dev ul0
 b link set dev vx0 master vmbr0
 ip netns exec "$BAD" ethtool -K enp0 tso off
 ip netns exec "$BAD" ethtool -K gsooff0 gso off
@@ -153,7 +159,9 @@ c() { ip -n "$CLEAN" "$@"; }
 c link add br0 type bridge
 c tuntap add dev tap0 mode tap vnet_hdr multi_queue
 wire_veth "$CLEAN" nic0
-c link add vx0 type vxlan id 43 dstport 4789 local 192.0.2.11
+wire_veth "$CLEAN" ul0
+c link set dev ul0 gso_max_size 131072 gso_ipv4_max_size 131072
+c link add vx0 type vxlan id 43 dstport 4789 local 192.0.2.11 dev ul0
 for port in tap0 nic0 vx0; do c link set dev "$port" master br0; done
 taphold "$CLEAN" tap0 4 4
 c tuntap add dev tap1 mode tap vnet_hdr

@@ -185,11 +185,31 @@ blast tapr - eg0 "$limit"
 check_cut "limit" "$limit"
 log_test "routed: a frame of the probe's limit is segmented at the MSS"
 
-rip route del default dev eg1
+# A running daemon follows route changes from route events alone (--rescan 0).
+"$LIMITSD" --netns "$ROUTER" --control "$LOG/ctl" --rescan 0 --dry-run >"$LOG/daemon.log" 2>&1 &
+daemon_pid=$!
+defer kill "$daemon_pid"
+# daemon_path TAP: "PATH SIZE SEGS" from the running daemon's status.
+daemon_path() {
+	"$LIMITSD" status --control "$LOG/ctl" 2>/dev/null |
+		jq -r --arg t "$1" '.namespaces[0].taps[] | select(.ifname == $t) |
+			"\(.path) \(.gso_max_size) \(.gso_max_segs)"'
+}
+# shellcheck disable=SC2317 # called through slowwait
+daemon_path_is() { [ "$(daemon_path "$1")" = "$2" ]; }
+slowwait 10 daemon_path_is tapr "ok 60000 32" ||
+	check_err 1 "running daemon: tapr is '$(daemon_path tapr)', want 'ok 60000 32'"
 rip route del 192.0.2.0/24 dev eg0
+slowwait 10 daemon_path_is tapr "ok 65536 32" ||
+	check_err 1 "running daemon after the subnet route left: tapr is '$(daemon_path tapr)'"
+log_test "gso-limitsd: a running daemon follows a route change"
+
+rip route del default dev eg1
 check_eq "tapr without routes" "$(fields tapr)" "no_master null null null null null"
 check_eq "daemon tapr without routes" "$(daemon_fields "$ROUTER" tapr)" "no_master null null null null null"
-log_test "gso-probe: routed tap with no route out: no_master"
+slowwait 10 daemon_path_is tapr "no_master null null" ||
+	check_err 1 "running daemon without routes: tapr is '$(daemon_path tapr)'"
+log_test "gso-probe, gso-limitsd: routed tap with no route out: no_master"
 
 # --- more than 256 ports ----------------------------------------------------
 CUR=$HOST
