@@ -1,0 +1,362 @@
+# shellcheck shell=bash
+# Tier 2 for the host-side split (issue 14, kernel-split-patches/): a
+# kernel booted as the host (a host VM) runs UNPATCHED guests nested in it
+# under QEMU, each with two virtio-net NICs, one vhost=off and one vhost=on,
+# and each NIC on a path of its own,
+#
+#   nested guest ethJ ~ tapK (vnet_hdr) ─ brK ─ sportK: netdevsim port at
+#   r8169's limits (gso_max_size 64000, gso_max_segs 64), linked to
+#   srcvK, a netdevsim port in a peer namespace where the receiver runs
+#
+# so that the guest's 65160-byte TSO payloads must cross an egress port that
+# takes nothing of 64000 bytes or more.  The guest does not know the limit
+# (no VIRTIO_NET_F_GSO_LIMITS in its driver): what leaves sportK is the
+# host kernel's doing.  The host VM captures each tap and each port (TCP
+# headers, tcpdump) and reduces each pair with gso-hist.  Optionally the
+# host VM also runs the forwarded case, no guest involved: a local TCP
+# stream crosses a veth into a router namespace and is routed out of a
+# netdevsim port at 64000/64, as 64 KiB TSO packets (variant "tso") and
+# as MSS segments the router's GRO merges into 64 KiB packets (variant
+# "gro").
+#
+# Used by tests/t63-split-unpatched-guest.sh and tests/demo.sh (its third
+# row).  Source after tests/lib.sh, tests/harness/vm.sh and
+# tests/harness/extra-initrd.sh.
+#
+# What the host VM prints on its console (read with splitvm_val and friends):
+#   SPL: KEY VALUE        findings and timings (KEY p0-send, p0-recv,
+#                         p0-tap-max, gsosplit-before, ...)
+#   SPL-HIST-PATH: LINE   gso-hist's table of PATH (p0, p1, ..., fwd-tso,
+#                         fwd-gro)
+#   SPL-JSON-PATH: JSON   gso-hist --json of PATH
+#   SPL-PLOT-PATH: LINE   gso-hist --plot-data of PATH
+#   SPL-CON-G: LINE       the nested guest G's console (last lines)
+
+SPLITVM_BYTES=${SPLITVM_BYTES:-8388608}
+# Nested QEMU start -> its end, in the host VM's clock, which under TCG on
+# a loaded machine runs behind the wall clock.
+SPLITVM_NESTED_S=${SPLITVM_NESTED_S:-600}
+
+# splitvm_initrd UNPATCHED_BZIMAGE [DEBIAN_DIR]: print the extra initramfs
+# of the host VMs: scripts/build-hostvm-initramfs.sh with the unpatched
+# base as the nested guests' kernel, plus, with DEBIAN_DIR
+# (scripts/fetch-distro-kernel.sh), Debian's kernel and its virtio modules
+# at /opt/gso/debian/.
+splitvm_initrd() {
+	local unpatched=$1 debian=${2:-} base out
+	base=$("$GSO_TOP/scripts/build-hostvm-initramfs.sh" --qemu "$GSO_QEMU" \
+		--kernel "$unpatched") || return 1
+	if [ -z "$debian" ]; then
+		echo "$base"
+		return 0
+	fi
+	out=$TEST_LOG_DIR/splitvm-hostvm.cpio.gz
+	extra_initrd "$TEST_LOG_DIR/splitvm-debian.cpio.gz" \
+		"$debian/vmlinuz:/opt/gso/debian/vmlinuz" \
+		"$debian/modules.cpio.gz:/opt/gso/debian/modules.cpio.gz" || return 1
+	# Concatenated newc archives are one initramfs to the kernel.
+	cat "$base" "$TEST_LOG_DIR/splitvm-debian.cpio.gz" > "$out" || return 1
+	echo "$out"
+}
+
+# splitvm_script GUESTS FWD: the host VM's /test.sh (busybox sh).  GUESTS:
+# nested guests to run at once, "base" (the unpatched base kernel) and/or
+# "debian"; each gets paths 2i (vhost=off) and 2i+1 (vhost=on).  FWD 1:
+# the forwarded case as well, while the guests boot.
+splitvm_script() {
+	printf 'GUESTS="%s"\nFWD=%s\nBYTES=%s\nNESTED_S=%s\n' "$1" "$2" "$SPLITVM_BYTES" \
+		"$SPLITVM_NESTED_S"
+	cat <<'HOSTVM'
+IP=/opt/gso/bin/ip
+QEMU=/usr/local/bin/qemu-system-x86_64
+TCPDUMP=/opt/gso/bin/tcpdump
+W=/tmp/split
+# ms, wait_for SECONDS CMD...
+. /etc/gso-guest.sh
+say() { echo "SPL: $*"; }
+fail() { say "error: $*"; exit 1; }
+# gsosplit [PID]: TcpExt GSOSplit of this namespace (of PID's), "none"
+# on a kernel without the counter.
+gsosplit() {
+	local pre=
+	[ -n "${1:-}" ] && pre="nsenter -t $1 -n"
+	$pre awk '$1 == "TcpExt:" { if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1 }
+		else for (i = 2; i <= NF; i++) if (n[i] == "GSOSplit") v = $i }
+		END { print (v == "" ? "none" : v) }' /proc/net/netstat
+}
+# new_ns: a process in a new network namespace; prints its pid.
+new_ns() {
+	unshare -n sleep 900 > /dev/null 2>&1 &
+	local pid=$!
+	wait_for 5 sh -c "[ \"\$(readlink /proc/$pid/ns/net)\" != \"\$(readlink /proc/self/ns/net)\" ]" ||
+		return 1
+	echo "$pid"
+}
+# nsim_port ID NAME: a netdevsim device with one port, renamed NAME.
+nsim_port() {
+	echo "$1 1" > /sys/bus/netdevsim/new_device || return 1
+	wait_for 5 sh -c "ls /sys/bus/netdevsim/devices/netdevsim$1/net/ 2>/dev/null | grep -q ." ||
+		return 1
+	$IP link set "$(ls /sys/bus/netdevsim/devices/netdevsim$1/net/ | head -n 1)" name "$2"
+}
+# nsim_pair ID PORT PORT_NS PEER PEER_NS: two netdevsim ports, PORT in the
+# namespace of pid PORT_NS (0: this one), PEER in PEER_NS's, linked: what
+# PORT transmits, PEER receives.  PORT at r8169's limits.
+nsim_pair() {
+	local a b
+	nsim_port "$1" "$2" && nsim_port $(($1 + 1)) "$4" || return 1
+	[ "$3" = 0 ] || $IP link set "$2" netns "$3" || return 1
+	$IP link set "$4" netns "$5" || return 1
+	if [ "$3" = 0 ]; then
+		a=$($IP -o link show dev "$2" | cut -d: -f1)
+	else
+		a=$(nsenter -t "$3" -n $IP -o link show dev "$2" | cut -d: -f1)
+	fi
+	b=$(nsenter -t "$5" -n $IP -o link show dev "$4" | cut -d: -f1)
+	if [ "$3" = 0 ]; then exec 7< /proc/self/ns/net; else exec 7< /proc/"$3"/ns/net; fi
+	exec 8< /proc/"$5"/ns/net
+	echo "7:$a 8:$b" > /sys/bus/netdevsim/link_device || { exec 7<&- 8<&-; return 1; }
+	exec 7<&- 8<&-
+	if [ "$3" = 0 ]; then
+		$IP link set "$2" gso_max_size 64000 gso_max_segs 64 up
+	else
+		nsenter -t "$3" -n $IP link set "$2" gso_max_size 64000 gso_max_segs 64 up
+	fi
+}
+# capture NAME DEV [PID]: tcpdump of the streams' data on DEV (in PID's
+# namespace), as tier 1 takes it (tests/harness/bulk.sh).
+capture() {
+	local pre=
+	[ -n "${3:-}" ] && pre="nsenter -t $3 -n"
+	$pre $TCPDUMP -Z root -i "$2" -n -s 200 -B 32768 --immediate-mode \
+		-w $W/"$1".pcap "tcp and dst portrange 5201-5302" 2> $W/"$1".tcpdump.log &
+	echo $! > $W/"$1".cap
+	wait_for 10 grep -q 'listening on' $W/"$1".tcpdump.log ||
+		fail "tcpdump on $2: $(cat $W/"$1".tcpdump.log)"
+}
+capture_stop() {
+	kill -INT "$(cat $W/"$1".cap)" 2>/dev/null
+	wait "$(cat $W/"$1".cap)" 2>/dev/null
+	grep -h 'dropped by kernel' $W/"$1".tcpdump.log | sed "s/^/SPL: $1-capture /"
+}
+# hist PATH TAP NIC: gso-hist of a path, to the console.
+hist() {
+	gso-hist tap=$W/"$2".pcap nic=$W/"$3".pcap --top 8 \
+		--plot-data $W/"$1".plot > $W/"$1".hist 2>&1
+	sed "s/^/SPL-HIST-$1: /" $W/"$1".hist
+	gso-hist --json tap=$W/"$2".pcap nic=$W/"$3".pcap | tr -d '\n' | sed "s/^/SPL-JSON-$1: /"
+	echo
+	sed "s/^/SPL-PLOT-$1: /" $W/"$1".plot
+}
+
+mkdir -p $W
+say "host $(uname -r), $(nproc) cpus, guests $GUESTS"
+say "host-up-ms $(ms)"
+[ -c /dev/vhost-net ] || fail "no /dev/vhost-net"
+PEER=$(new_ns) || fail "the peer namespace"
+
+# --- one path per NIC: tapK in brK with sportK ---------------------------
+k=0
+for g in $GUESTS; do
+	for v in off on; do
+		$IP link add br$k type bridge || fail "bridge br$k"
+		$IP link set br$k up
+		nsim_pair $((630 + 2 * k)) sport$k 0 srcv$k "$PEER" || fail "netdevsim pair $k"
+		$IP link set sport$k master br$k || fail "enslaving sport$k"
+		nsenter -t "$PEER" -n $IP addr add 192.0.2.$((16 * k + 2))/28 dev srcv$k
+		nsenter -t "$PEER" -n $IP link set srcv$k up
+		$IP tuntap add dev tap$k mode tap vnet_hdr || fail "tap$k"
+		$IP link set tap$k master br$k up || fail "enslaving tap$k"
+		nsenter -t "$PEER" -n gso-stream recv -l 192.0.2.$((16 * k + 2)) --expect "$BYTES" \
+			--timeout $((NESTED_S + 60)) 5201 > $W/recv$k.log 2>&1 &
+		capture tap$k tap$k
+		capture sport$k sport$k
+		k=$((k + 1))
+	done
+done
+say "port sport0: $($IP -d link show dev sport0 | grep -o 'gso_max_size [0-9]* gso_max_segs [0-9]*\|tso_max_size [0-9]* tso_max_segs [0-9]*' | tr '\n' ' ')"
+say "gsosplit-before $(gsosplit)"
+
+# --- the nested guests: set up every NIC, then one stream per NIC ---------
+# $1: first path, $2: number of NICs.  The guest knows nothing of the
+# limits; tcp_min_tso_segs makes its TCP fill 64 KiB TSO packets under
+# TCG (tests/guest/lib.sh, net_up).
+nested_script() {
+	cat <<NESTED
+FIRST=$1
+BYTES=$BYTES
+NESTED
+	cat <<'NESTED'
+echo 64 > /proc/sys/net/ipv4/tcp_min_tso_segs
+i=0
+while [ ! -e /sys/class/net/eth1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+ok=1
+for j in 0 1; do
+	k=$((FIRST + j))
+	ip addr add 192.0.2.$((16 * k + 1))/28 dev eth$j && ip link set eth$j up || ok=0
+	n=0
+	while ! ping -c 1 -W 1 192.0.2.$((16 * k + 2)) > /dev/null 2>&1 && [ $n -lt 30 ]; do n=$((n + 1)); done
+	echo "NESTED-LINK: p$k eth$j $(uname -r) $(gso-linkinfo eth$j)"
+done
+for j in 0 1; do
+	k=$((FIRST + j))
+	gso-stream send 192.0.2.$((16 * k + 2)) 5201 "$BYTES" --timeout 150 > /tmp/send$k.log 2>&1
+	rc=$?
+	[ $rc = 0 ] || ok=0
+	echo "NESTED-STREAM: p$k rc=$rc $(tail -n 1 /tmp/send$k.log)"
+done
+[ $ok = 1 ]
+NESTED
+}
+
+t0=$(ms)
+k=0
+for g in $GUESTS; do
+	mkdir -p $W/$g/root
+	nested_script $k > $W/$g/root/test.sh
+	chmod 755 $W/$g/root/test.sh
+	cp /opt/gso/guest.cpio.gz $W/$g/initrd
+	kernel=/opt/gso/bzImage
+	if [ "$g" = debian ]; then
+		kernel=/opt/gso/debian/vmlinuz
+		cat /opt/gso/debian/modules.cpio.gz >> $W/$g/initrd
+	fi
+	(cd $W/$g/root && echo test.sh | cpio -o -H newc -R 0:0 2>/dev/null | gzip) >> $W/$g/initrd ||
+		fail "nested initrd"
+	timeout -s KILL "$NESTED_S" $QEMU -M pc -accel tcg -m 256 -smp 1 -nodefaults -no-user-config \
+		-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
+		-kernel $kernel -initrd $W/$g/initrd \
+		-append "console=ttyS0 panic=-1 oops=panic loglevel=4" \
+		-chardev file,id=con,path=$W/$g/console.log -serial chardev:con \
+		-device virtio-serial-pci,id=vser0 \
+		-chardev file,id=ret,path=$W/$g/ret \
+		-device virtserialport,bus=vser0.0,chardev=ret,name=gso.ret \
+		-netdev tap,id=n0,ifname=tap$k,script=no,downscript=no,vhost=off \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:$((10 + k)),romfile= \
+		-netdev tap,id=n1,ifname=tap$((k + 1)),script=no,downscript=no,vhost=on \
+		-device virtio-net-pci,netdev=n1,mac=52:54:00:12:34:$((11 + k)),romfile= \
+		> $W/$g/qemu.out 2> $W/$g/qemu.err &
+	echo $! > $W/$g/qpid
+	say "nested $g on p$k (vhost=off) p$((k + 1)) (vhost=on) started"
+	k=$((k + 2))
+done
+
+# Progress every 20 s (a run cut short by the host VM's timeout still
+# shows how far each guest got).
+(
+	while sleep 20; do
+		for g in $GUESTS; do
+			say "progress $g $(( $(ms) - t0 )) ms: $(tr -d '\r' < $W/$g/console.log 2>/dev/null | grep -v '^$' | tail -n 1 | cut -c1-100)"
+		done
+	done
+) &
+PROGRESS=$!
+
+# --- the forwarded case, while the guests boot ----------------------------
+# snd --veth(fs0 | fr0)--> rtr --fport (64000/64) | frcv--> dst, routed.
+# Variant "tso": the sender's TCP builds 64 KiB TSO packets, the router
+# forwards them as they are.  Variant "gro": the sender hands the veth
+# MSS-sized segments (no TSO, no GSO) and the router's GRO (on fr0) merges
+# them into packets of up to 64 KiB again, with a frag_list past
+# MAX_SKB_FRAGS segments (skb_gro_receive()).
+fwd_variant() {
+	local v=$1 port=$2
+	if [ "$v" = tso ]; then
+		$S ethtool -K fs0 tso on gso on > /dev/null 2>&1 || fail "fs0 offloads"
+		$R ethtool -K fr0 gro off > /dev/null 2>&1 || fail "GRO off on fr0"
+	else
+		$S ethtool -K fs0 tso off gso off > /dev/null 2>&1 || fail "fs0 offloads"
+		$R ethtool -K fr0 gro on > /dev/null 2>&1 || fail "GRO on fr0"
+	fi
+	say "fwd-$v-offloads sender $($S ethtool -k fs0 | grep '^tcp-segmentation-offload' | tr -d ' '), router $($R ethtool -k fr0 | grep '^generic-receive-offload' | tr -d ' ')"
+	capture fwd-$v-in fr0 "$RTR"
+	capture fwd-$v-out fport "$RTR"
+	$D gso-stream recv -l 203.0.113.18 --expect "$BYTES" --timeout 120 "$port" > $W/fwd-$v-recv.log 2>&1 &
+	RPID=$!
+	sleep 0.5
+	say "fwd-$v-gsosplit-before $(gsosplit "$RTR")"
+	$S gso-stream send 203.0.113.18 "$port" "$BYTES" --timeout 100 > $W/fwd-$v-send.log 2>&1
+	say "fwd-$v-send rc=$? $(tail -n 1 $W/fwd-$v-send.log)"
+	wait_for 20 sh -c "! kill -0 $RPID 2>/dev/null" || kill "$RPID" 2>/dev/null
+	say "fwd-$v-recv $(grep 'role=recv' $W/fwd-$v-recv.log | tail -n 1)"
+	say "fwd-$v-gsosplit-after $(gsosplit "$RTR")"
+	capture_stop fwd-$v-in
+	capture_stop fwd-$v-out
+	hist fwd-$v fwd-$v-in fwd-$v-out
+}
+if [ "$FWD" = 1 ]; then
+	SND=$(new_ns) && RTR=$(new_ns) && DST=$(new_ns) || fail "forwarded case namespaces"
+	$IP link add fs0 type veth peer name fr0 || fail "veth fs0"
+	$IP link set fs0 netns "$SND" && $IP link set fr0 netns "$RTR" || fail "moving the veth"
+	nsim_pair 640 fport "$RTR" frcv "$DST" || fail "netdevsim pair fport/frcv"
+	S="nsenter -t $SND -n" R="nsenter -t $RTR -n" D="nsenter -t $DST -n"
+	$S $IP addr add 203.0.113.1/28 dev fs0
+	$S $IP link set fs0 up
+	$S $IP route add default via 203.0.113.2
+	$R $IP addr add 203.0.113.2/28 dev fr0
+	$R $IP link set fr0 up
+	$R $IP addr add 203.0.113.17/28 dev fport
+	$R sh -c 'echo 1 > /proc/sys/net/ipv4/ip_forward'
+	$D $IP addr add 203.0.113.18/28 dev frcv
+	$D $IP link set frcv up
+	$D $IP route add default via 203.0.113.17
+	say "fwd-port $($R $IP -d link show dev fport | grep -o 'gso_max_size [0-9]* gso_max_segs [0-9]*' | tr '\n' ' ')"
+	fwd_variant tso 5301
+	fwd_variant gro 5302
+fi
+
+# --- wait for the guests, then reduce the captures ------------------------
+for g in $GUESTS; do
+	wait "$(cat $W/$g/qpid)" 2>/dev/null
+	say "nested-$g-ms $(( $(ms) - t0 ))"
+done
+kill "$PROGRESS" 2>/dev/null
+say "nested-total-ms $(( $(ms) - t0 ))"
+sleep 1
+say "gsosplit-after $(gsosplit)"
+k=0
+for g in $GUESTS; do
+	say "nested-$g-exit $(tr -dc '0-9' < $W/$g/ret 2>/dev/null)"
+	tr -d '\r' < $W/$g/console.log | grep 'NESTED-' | sed "s/^/SPL-CON-$g: /"
+	tr -d '\r' < $W/$g/console.log | grep -v 'NESTED-' | tail -n 15 | sed "s/^/SPL-CON-$g: /"
+	sed "s/^/SPL-CON-$g: qemu: /" $W/$g/qemu.err | tail -n 5
+	for j in 0 1; do
+		say "p$k-send $(tr -d '\r' < $W/$g/console.log | sed -n "s/.*NESTED-STREAM: p$k //p")"
+		say "p$k-recv $(grep 'role=recv' $W/recv$k.log | tail -n 1)"
+		capture_stop tap$k
+		capture_stop sport$k
+		hist p$k tap$k sport$k
+		k=$((k + 1))
+	done
+done
+exit 0
+HOSTVM
+}
+
+# splitvm_start NAME NETNS KERNEL INITRD GUESTS FWD: boot a host VM
+# (2 vCPUs, 1 GiB) running splitvm_script GUESTS FWD, in the background.
+splitvm_start() {
+	local name=$1 ns=$2 kernel=$3 initrd=$4 script=$TEST_LOG_DIR/$1.sh
+	splitvm_script "$5" "$6" > "$script"
+	# The host VM outlives its nested guests' bound by enough to reduce
+	# and print the captures.
+	GSO_VM_TIMEOUT=$((SPLITVM_NESTED_S * 3 / 2 + 60)) VM_KERNEL=$kernel VM_EXTRA_INITRD=$initrd \
+		VM_APPEND="loglevel=4" vm_start "$name" "$ns" "$script" -m 1024 -smp 2
+}
+
+# splitvm_console VM: the host VM's console without CRs.
+splitvm_console() { tr -d '\r' < "$TEST_LOG_DIR/$1.console.log" 2>/dev/null || true; }
+
+# splitvm_val VM KEY: the value of the host VM's last "SPL: KEY value" line.
+splitvm_val() { splitvm_console "$1" | sed -n "s/^SPL: $2 //p" | tail -n 1; }
+
+# splitvm_files VM PATH: write PATH's gso-hist output as files, as
+# tests/harness/bulk.sh's bulk_hist does: $TEST_LOG_DIR/VM-PATH.hist.json,
+# .hist.txt, .plot.dat.  Fails when the host VM printed no histogram.
+splitvm_files() {
+	local out=$TEST_LOG_DIR/$1-$2
+	splitvm_console "$1" | sed -n "s/^SPL-JSON-$2: //p" > "$out.hist.json"
+	splitvm_console "$1" | sed -n "s/^SPL-HIST-$2: //p" > "$out.hist.txt"
+	splitvm_console "$1" | sed -n "s/^SPL-PLOT-$2: //p" > "$out.plot.dat"
+	[ -s "$out.hist.json" ] && jq -e .files "$out.hist.json" > /dev/null 2>&1
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# Tier 2, seed 000 fixed from the host alone (issue 14 item 3): the
+# project's kernel (kernel-patches/ + kernel-split-patches/) boots as the
+# host VM and runs an UNPATCHED guest nested in it: the unpatched base
+# kernel (with T63_DEBIAN=1 also Debian's own kernel from
+# scripts/fetch-distro-kernel.sh, at the same time), with a vhost=off and a
+# vhost=on NIC, each NIC on its own tap
+# -> bridge -> netdevsim port at r8169's limits (64000 bytes / 64
+# segments; tests/harness/splitvm.sh draws it).  The guests know nothing
+# of the limit and send 65160-byte TSO payloads; every stream must arrive
+# intact (gso-stream: every byte checked) and the captures on the tap and
+# on the port must show 0 bytes cut to MSS segments on the host (gso-hist),
+# the port carrying GSO packets within its limits, TcpExt GSOSplit moved.
+# The forwarded case runs in the same host VM: a local stream routed out
+# of a netdevsim port at 64000/64 from a router namespace, as 64 KiB TSO
+# packets (split too) and as MSS segments a veth's GRO merges into 64 KiB
+# packets again (those carry a frag_list, which the series leaves to MSS
+# segmentation for now, its cover letter says: checked as it is).
+#
+# The control, at the same time: the UNPATCHED base kernel booted as the
+# host VM, the base guest and the forwarded case on the same topology.
+# There the host cuts the oversize packets to MSS segments: the main
+# assertion must fail, or the test proves nothing.
+#
+# Environment: GSO_KERNEL_UNPATCHED (the control's and the nested guests'
+# kernel; default scripts/build-kernel.sh --unpatched), T63_DEBIAN=1
+# (Debian's guest as well, nested beside the base guest in the patched
+# host VM: not in make check, two nested TCG guests in one host VM take
+# several times the time on the shared 2-core machine), T63_CONTROL=0 (no
+# control host VM: a developer's quick run).
+set -euo pipefail
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/vm.sh
+. "$GSO_TOP/tests/harness/vm.sh"
+# shellcheck source=tests/harness/extra-initrd.sh
+. "$GSO_TOP/tests/harness/extra-initrd.sh"
+# shellcheck source=tests/harness/splitvm.sh
+. "$GSO_TOP/tests/harness/splitvm.sh"
+
+require_command jq "split tier 2"
+vm_init
+unpatched=${GSO_KERNEL_UNPATCHED:-$("$GSO_TOP/scripts/build-kernel.sh" --unpatched)}
+guests="base" debian=""
+if [ "${T63_DEBIAN:-0}" = 1 ]; then
+	debian=$("$GSO_TOP/scripts/fetch-distro-kernel.sh") || {
+		log_test "split tier 2: Debian's kernel" FAIL "scripts/fetch-distro-kernel.sh failed"
+		exit $ksft_fail
+	}
+	guests="base debian"
+fi
+initrd=$(splitvm_initrd "$unpatched" "$debian") || {
+	log_test "split tier 2: host VM initramfs" FAIL "splitvm_initrd failed"
+	exit $ksft_fail
+}
+log_test "split tier 2: host VM initramfs with QEMU and the unpatched guests ($(du -h "$initrd" | cut -f1))"
+
+start=$(date +%s)
+setup_ns NS_PATCHED NS_UNPATCHED
+splitvm_start split-patched "$NS_PATCHED" "$GSO_KERNEL" "$initrd" "$guests" 1
+if [ "${T63_CONTROL:-1}" = 1 ]; then
+	splitvm_start split-unpatched "$NS_UNPATCHED" "$unpatched" "$initrd" base 1
+fi
+rc=0
+vm_wait split-patched || rc=$?
+wall_patched=$(( $(date +%s) - start ))
+rc_ctl=0
+[ "${T63_CONTROL:-1}" = 0 ] || vm_wait split-unpatched || rc_ctl=$?
+wall=$(( $(date +%s) - start ))
+
+BYTES=$SPLITVM_BYTES
+LIMIT=64000
+# Ethernet + IPv4 + TCP with timestamps: a payload of P is a frame of P+66.
+HDR=66
+
+# path_facts VM PATH: sets SEND RECV TAP_OVER (payload bytes the tap carried
+# in frames of LIMIT bytes or more), TAP_BYTES NIC_BYTES NIC_MAX SEG (bytes
+# segmented in software); returns 1 without a histogram.
+path_facts() {
+	local j=$TEST_LOG_DIR/$1-$2.hist.json
+	SEND=$(splitvm_val "$1" "$2-send") RECV=$(splitvm_val "$1" "$2-recv")
+	TAP_OVER='' TAP_BYTES='' NIC_BYTES='' NIC_MAX='' SEG=''
+	splitvm_files "$1" "$2" || return 1
+	TAP_OVER=$(jq "[.histogram[] | select(.payload_size + $HDR >= $LIMIT) |
+		.payload_size * .counts[0]] | add // 0" "$j")
+	TAP_BYTES=$(jq '.files[0].payload_bytes' "$j")
+	NIC_BYTES=$(jq '.files[1].payload_bytes' "$j")
+	NIC_MAX=$(jq '.files[1].max_payload' "$j")
+	SEG=$(jq '.segmented_in_software.bytes' "$j")
+}
+
+# stream_ok: the sender's exit code and the receiver's verdict.
+stream_ok() {
+	case "$SEND" in rc=0*) ;; *) check_err 1 "sender: '${SEND:-nothing}'" ;; esac
+	grep -q "bytes=$BYTES .*content=ok" <<< "$RECV" || check_err 1 "receiver: '${RECV:-nothing}'"
+}
+
+# show VM PATH: the path's histogram, under a FAIL line.
+show() {
+	sed 's/^/      /' "$TEST_LOG_DIR/$1-$2.hist.txt" 2>/dev/null || true
+}
+
+# fail_tail VM: the host VM's last lines and the nested consoles.
+fail_tail() {
+	printf '    last console lines of %s:\n' "$1"
+	splitvm_console "$1" | sed '/^SPL-\(HIST\|JSON\|PLOT\)/d' | tail -n 25 | sed 's/^/      /'
+}
+
+# --- the patched host --------------------------------------------------------
+vm=split-patched
+check_eq "patched host VM's exit code" "$rc" 0
+[ "$RET" = 0 ] || fail_tail "$vm"
+log_test "split tier 2 patched host: host VM ran ($GSO_ACCEL, ${wall_patched} s, nested guests $(( $(splitvm_val "$vm" nested-total-ms) / 1000 )) s)"
+
+k=0
+for g in $guests; do
+	exit_code=$(splitvm_val "$vm" "nested-$g-exit")
+	guest_kernel=$(splitvm_console "$vm" | sed -n "s/^SPL-CON-$g: NESTED-LINK: p$k eth0 \([^ ]*\) .*/\1/p")
+	check_eq "nested $g guest's exit code" "$exit_code" 0
+	[ "$RET" = 0 ] || fail_tail "$vm"
+	log_test "split tier 2 patched host: unpatched $g guest (${guest_kernel:-?}) boots and sends"
+	for v in off on; do
+		name="split tier 2 patched host: $g guest, vhost=$v"
+		if ! path_facts "$vm" "p$k"; then
+			log_test "$name" FAIL "no histogram of p$k"
+			k=$((k + 1))
+			continue
+		fi
+		stream_ok
+		[ "$TAP_OVER" -gt 0 ] ||
+			check_err 1 "the tap carried no frame of $LIMIT bytes or more: nothing to split"
+		{ [ "$TAP_BYTES" = "$BYTES" ] && [ "$NIC_BYTES" = "$BYTES" ]; } ||
+			check_err 1 "payload bytes captured: tap $TAP_BYTES, port $NIC_BYTES (want $BYTES)"
+		[ "$SEG" = 0 ] || check_err 1 "$SEG bytes cut to MSS segments on the host"
+		[ $((NIC_MAX + HDR)) -lt $LIMIT ] ||
+			check_err 1 "the port sent a $((NIC_MAX + HDR))-byte frame (limit $LIMIT)"
+		[ "$NIC_MAX" -gt 1448 ] || check_err 1 "no GSO packet left the port (largest payload $NIC_MAX)"
+		[ "$RET" = 0 ] || show "$vm" "p$k"
+		log_test "$name: $TAP_OVER bytes over $LIMIT, split, 0 bytes cut to MSS (port's largest $NIC_MAX), content intact"
+		k=$((k + 1))
+	done
+done
+before=$(splitvm_val "$vm" gsosplit-before) after=$(splitvm_val "$vm" gsosplit-after)
+[ "$before" != none ] && [ "$after" != none ] && [ "$after" -gt "$before" ] 2>/dev/null
+check_err $? "TcpExt GSOSplit: before '$before', after '$after'"
+log_test "split tier 2 patched host: TcpExt GSOSplit moved ($before -> $after)"
+
+# forwarded_case VM VARIANT: a routed stream's facts (fwd-tso: the
+# sender's 64 KiB TSO packets; fwd-gro: 64 KiB packets the router's GRO
+# merged from MSS segments), its stream checked, oversize packets present.
+forwarded_case() {
+	path_facts "$1" "fwd-$2" || { check_err 1 "no histogram of the forwarded case $2"; return; }
+	SEND=$(splitvm_val "$1" "fwd-$2-send") RECV=$(splitvm_val "$1" "fwd-$2-recv")
+	GS_BEFORE=$(splitvm_val "$1" "fwd-$2-gsosplit-before")
+	GS_AFTER=$(splitvm_val "$1" "fwd-$2-gsosplit-after")
+	stream_ok
+	[ "$TAP_OVER" -gt 0 ] ||
+		check_err 1 "no packet of $LIMIT bytes or more reached the router ($2)"
+}
+forwarded_case "$vm" tso
+[ "$SEG" = 0 ] || check_err 1 "$SEG bytes cut to MSS segments on the router"
+[ $((${NIC_MAX:-0} + HDR)) -lt $LIMIT ] || check_err 1 "the port sent a $((NIC_MAX + HDR))-byte frame"
+[ "$GS_AFTER" -gt "$GS_BEFORE" ] 2>/dev/null || check_err 1 "router's TcpExt GSOSplit: '$GS_BEFORE' -> '$GS_AFTER'"
+[ "$RET" = 0 ] || show "$vm" fwd-tso
+log_test "split tier 2 patched host: forwarded 64 KiB TSO packets ($TAP_OVER bytes over $LIMIT) split, 0 bytes cut to MSS, GSOSplit $GS_BEFORE -> $GS_AFTER"
+# GRO-built packets carry a frag_list past MAX_SKB_FRAGS segments: the
+# series leaves them to MSS segmentation (its cover letter, "Left for
+# later").  Checked as it is, so that the day they are split this line
+# fails and moves up to the split assertions.
+forwarded_case "$vm" gro
+[ "${SEG:-0}" -gt 0 ] || check_err 1 "GRO-built packets were not cut to MSS: update this test (and the cover letter)"
+[ "$RET" = 0 ] || show "$vm" fwd-gro
+log_test "split tier 2 patched host: forwarded GRO packets with a frag_list: cut to MSS as documented (${SEG:-?} bytes; left for later)"
+
+# --- the control: the unpatched host ----------------------------------------
+if [ "${T63_CONTROL:-1}" = 0 ]; then
+	log_test "split tier 2: control on the unpatched host" SKIP "T63_CONTROL=0"
+	tests_exit
+fi
+vm=split-unpatched
+check_eq "unpatched host VM's exit code" "$rc_ctl" 0
+[ "$RET" = 0 ] || fail_tail "$vm"
+log_test "split tier 2 unpatched host (control): host VM ran (all done ${wall} s)"
+k=0
+for v in off on; do
+	name="split tier 2 unpatched host (control): base guest, vhost=$v"
+	if ! path_facts "$vm" "p$k"; then
+		log_test "$name" FAIL "no histogram of p$k"
+		k=$((k + 1))
+		continue
+	fi
+	stream_ok
+	[ "$TAP_OVER" -gt 0 ] || check_err 1 "the tap carried no frame of $LIMIT bytes or more"
+	[ "$SEG" -gt 0 ] || check_err 1 "0 bytes cut to MSS on the unpatched host: the main assertion would pass"
+	[ "$RET" = 0 ] || show "$vm" "p$k"
+	log_test "$name: the main assertion fails as it must, $SEG bytes cut to MSS segments"
+	k=$((k + 1))
+done
+[ "$(splitvm_val "$vm" gsosplit-after)" = none ]
+check_err $? "the unpatched host has a GSOSplit counter"
+log_test "split tier 2 unpatched host (control): no TcpExt GSOSplit"
+for v in tso gro; do
+	forwarded_case "$vm" "$v"
+	[ "${SEG:-0}" -gt 0 ] || check_err 1 "0 bytes cut to MSS on the unpatched router"
+	[ "$RET" = 0 ] || show "$vm" "fwd-$v"
+	log_test "split tier 2 unpatched host (control): forwarded $v packets cut to MSS (${SEG:-?} bytes)"
+done
+
+tests_exit
