@@ -12,7 +12,7 @@
  *      where a flow will go before it learns the address: the path limit
  *      is the minimum over all of them (conservative, never too large).
  *    - A tap that is a port of an Open vSwitch kernel datapath (its master
- *      is the datapath's device, kind "openvswitch"; the port's
+ *      is the datapath's device, kind "openvswitch", or the port's
  *      IFLA_INFO_SLAVE_KIND is "openvswitch", ovs_netdev_link()): the
  *      flows decide which port a frame leaves by (ovs_vport_send() ->
  *      dev_queue_xmit()), and they are not in the link table: every other
@@ -384,6 +384,16 @@ static void expand_tunnel(struct path_walk *w, const struct link_info *li, int d
 		encap += PATH_GENEVE_MAX_OPTIONS;
 	overhead += encap;
 
+	/*
+	 * A tunnel whose sockets and underlay live in another namespace
+	 * (vxlan_get_link_net() differs: IFLA_LINK_NETNSID): its
+	 * IFLA_VXLAN_LINK ifindex and routes are not this table's.
+	 */
+	if (li->lower_in_other_netns) {
+		mark_incomplete(w, "a VXLAN or Geneve device's underlay is in another namespace");
+		add_egress(w, li, rule, overhead);
+		return;
+	}
 	if (li->tunnel_link) {
 		underlay = link_table_by_index(w->t, li->tunnel_link);
 		if (underlay && underlay != li) {
@@ -542,7 +552,8 @@ void path_limits_compute(const struct link_table *t, const struct link_info *sta
 			expand_egress(&w, lower, 1, PATH_RULE_LOWER, 0);
 	} else if (out->master && link_is_kind(out->master, "bridge")) {
 		forward_through_ports(&w, start, out->master, 0, PATH_RULE_BRIDGE_PORT, 0);
-	} else if (out->master && is_ovs_datapath(out->master)) {
+	} else if (out->master && (is_ovs_datapath(out->master) ||
+				   !strcmp(start->slave_kind, "openvswitch"))) {
 		forward_through_ports(&w, start, out->master, 0, PATH_RULE_OVS_PORT, 0);
 	} else if (out->master) {
 		out->status = PATH_UNSUPPORTED_MASTER;

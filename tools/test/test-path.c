@@ -272,6 +272,12 @@ static void check_tunnels(void)
 		    "vxlan_underlay", "vx5:bridge_port,vx5:vxlan_underlay-50,eth0a:bridge_port",
 		    true);
 
+	/* Created elsewhere and moved here: its link's ifindex is another namespace's. */
+	link_named(&vx, "vx0")->lower_in_other_netns = true;
+	check_rules("vxlan with its underlay in another namespace", &vx, NULL, 0, "tap0", "ok",
+		    65466, 65535, "vxlan_underlay", "vx0:bridge_port,vx0:vxlan_underlay-70", true);
+	link_named(&vx, "vx0")->lower_in_other_netns = false;
+
 	/* No link: the route to the remote (longest prefix), else any route of its family. */
 	routes[0] = route(&vx, "default", "eth0");
 	routes[1] = route(&vx, "192.0.2.0/24", "eth1");
@@ -351,6 +357,17 @@ static void check_ovs(void)
 	struct topology ext = t;
 
 	check_rules("ovs datapath: the other ports", &t, NULL, 0, "tap0", "ok", 64000, 64,
+		    "ovs_port",
+		    "eth0:ovs_port,br-int:ovs_port,vxlan_sys_4789:ovs_port,"
+		    "vxlan_sys_4789:vxlan_underlay-50,tap1:ovs_port", true);
+	/* The port's IFLA_INFO_SLAVE_KIND says openvswitch even if the master's kind is unknown. */
+	link_named(&ext, "ovs-system")->kind[0] = '\0';
+	link_named(&ext, "tap0")->slave_kind[0] = '\0';
+	check_rules("a master of unknown kind: not followed", &ext, NULL, 0, "tap0",
+		    "unsupported_master", 65536, 65535, "", "", false);
+	snprintf(link_named(&ext, "tap0")->slave_kind, sizeof(ext.links[0].slave_kind),
+		 "openvswitch");
+	check_rules("ovs port by its slave kind", &ext, NULL, 0, "tap0", "ok", 64000, 64,
 		    "ovs_port",
 		    "eth0:ovs_port,br-int:ovs_port,vxlan_sys_4789:ovs_port,"
 		    "vxlan_sys_4789:vxlan_underlay-50,tap1:ovs_port", true);
