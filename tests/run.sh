@@ -39,6 +39,7 @@ ALL_TESTS=(
 	tests/t55-migration.sh
 	tests/t61-vhost-qemu.sh
 	tests/t62-gso-split.sh
+	tests/t63-split-unpatched-guest.sh
 )
 
 # Every ALL_TESTS entry must exist (an unmatched glob stays literal): a
