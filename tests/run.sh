@@ -25,6 +25,7 @@ ALL_TESTS=(
 	tests/t00-static.sh
 	tests/t01-series.sh
 	tests/t02-spec.sh
+	tests/t03-perpatch.sh
 	tests/tools-*.sh
 	tests/qemu-qtest.sh
 	tests/t10-smoke.sh
