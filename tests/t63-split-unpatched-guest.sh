@@ -166,8 +166,10 @@ for g in $guests; do
 		stream_ok
 		[ "$TAP_OVER" -gt 0 ] ||
 			check_err 1 "the tap carried no frame of $LIMIT bytes or more: nothing to split"
-		{ [ "$TAP_BYTES" = "$BYTES" ] && [ "$NIC_BYTES" = "$BYTES" ]; } ||
-			check_err 1 "payload bytes captured: tap $TAP_BYTES, port $NIC_BYTES (want $BYTES)"
+		# Every byte crossed the port; a retransmission adds its bytes on
+		# both captures (the receiver has checked the content).
+		{ [ "$TAP_BYTES" = "$NIC_BYTES" ] && [ "$TAP_BYTES" -ge "$BYTES" ]; } ||
+			check_err 1 "payload bytes captured: tap $TAP_BYTES, port $NIC_BYTES (want equal, at least $BYTES)"
 		split_ok "p$k"
 		[ "$RET" = 0 ] || show "$vm" "p$k"
 		log_test "$name: $OVER_FRAMES packets over $LIMIT each left as 2 GSO packets (largest $NIC_MAX), not 45 segments; content intact"
