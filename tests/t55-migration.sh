@@ -267,6 +267,18 @@ GUEST
 	defer_cleanup
 fi
 
+# migrate_with_stream SRC DST PORT: migrate SRC to DST while the held stream
+# on PORT crosses the switchover, check every byte, end the source and wait
+# for the guest to finish on DST with exit code 0.
+migrate_with_stream() {
+	local rc=0
+	crossing "$1" "$2" "$3"
+	recv_done "$3" $BYTES
+	vm_qmp "$1" '{"execute":"quit"}' >/dev/null 2>&1 || true
+	vm_wait "$2" || rc=$?
+	check_eq "guest exit code (on the destination)" "$rc" 0
+}
+
 # --- m1: r8169 -> e1000e, the daemon sets both sides -----------------------
 if want m1; then
 	CASE=m1
@@ -293,12 +305,7 @@ GUEST
 	# The daemon gives the waiting destination its own path's limits.
 	slowwait 30 limitsd_set_seen "$HOST_NS" 65536 65535 ||
 		check_err 1 "gso-limitsd did not set the destination: $(tail -n 5 "$TEST_LOG_DIR/limitsd-$HOST_NS.log")"
-	crossing m1-src m1-dst 5201
-	recv_done 5201 $BYTES
-	vm_qmp m1-src '{"execute":"quit"}' >/dev/null 2>&1 || true
-	rc=0
-	vm_wait m1-dst || rc=$?
-	check_eq "guest exit code (on the destination)" "$rc" 0
+	migrate_with_stream m1-src m1-dst 5201
 	check_eq "limits after migration to the e1000e path" "$(guest_line m1-dst LIMITS-1)" "65536 65535 65536"
 	log_test "S7: migration r8169 -> e1000e path, gso-limitsd on the host: guest adopts 65536/65535, stream crossed"
 	vm_wait m1-src >/dev/null || true
@@ -322,12 +329,7 @@ GUEST
 	start_vm m3-src "$GSO_QEMU" tap0 ""
 	start_vm m3-dst "$qemu_base" tap1 "" incoming
 	vm_console_wait m3-src '^LIMITS-0:' 150 || check_err 1 "the guest did not come up"
-	crossing m3-src m3-dst 5201
-	recv_done 5201 $BYTES
-	vm_qmp m3-src '{"execute":"quit"}' >/dev/null 2>&1 || true
-	rc=0
-	vm_wait m3-dst || rc=$?
-	check_eq "guest exit code (on the destination)" "$rc" 0
+	migrate_with_stream m3-src m3-dst 5201
 	check_eq "limits (feature off) after migration" "$(guest_line m3-dst LIMITS-1)" "65536 65535 65536"
 	log_test "S5: feature off, patched -> unpatched QEMU: migrates as today, stream crossed"
 	vm_wait m3-src >/dev/null || true
