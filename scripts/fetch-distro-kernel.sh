@@ -18,6 +18,10 @@ pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
 	awk '/Depends: linux-image-[0-9]/ { print $2; exit }')
 [ -n "$pkg" ] || die "cannot resolve linux-image-amd64 (run apt-get update, or scripts/setup-deps.sh)"
 out=$GSO_CACHE/distro/$pkg
+# One download at a time (scripts/prebuild.sh may run beside a test).
+mkdir -p "$GSO_CACHE/distro"
+exec 9> "$GSO_CACHE/distro/.lock"
+flock 9
 if [ -f "$out/modules.cpio.gz" ] && [ -f "$out/vmlinuz" ]; then
 	echo "$out"
 	exit 0
@@ -50,8 +54,10 @@ for m in $MODULES; do
 	echo "/lib/modules/$m.ko" >> "$tmp/root/etc/gso-modules"
 done
 (cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
-	gzip -9n > "$out/modules.cpio.gz"
+	gzip -9n > "$tmp/modules.cpio.gz"
 cp "$tmp/x/boot/vmlinuz-$kver" "$out/vmlinuz"
 dpkg-deb -f "$deb" Package Version | tr '\n' ' ' > "$out/version"
+# Last, and whole: the check at the top takes its presence as "done".
+mv "$tmp/modules.cpio.gz" "$out/modules.cpio.gz"
 log "Debian kernel $kver in $out"
 echo "$out"

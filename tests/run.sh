@@ -41,6 +41,7 @@ ALL_TESTS=(
 	tests/t61-vhost-qemu.sh
 	tests/t62-gso-split.sh
 	tests/t63-split-unpatched-guest.sh
+	tests/t64-paths-tier2.sh
 )
 
 # Every ALL_TESTS entry must exist (an unmatched glob stays literal): a
@@ -127,6 +128,28 @@ export TEST_LOG_DIR=${TEST_LOG_DIR:-$GSO_CACHE/logs/run-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$TEST_LOG_DIR"
 echo "logs: $TEST_LOG_DIR"
 
+# From an empty cache the builds are half of a full run: start them now,
+# at the lowest priority, so they use what the cheap tests in front leave
+# of the two cores (scripts/prebuild.sh; a test that needs a build waits
+# on that build's lock).  Only for the whole suite, or GSO_PREBUILD=1;
+# GSO_PREBUILD=0 turns it off.  Stopped when the run ends, whatever is
+# left of it (a build resumes where it stopped next time).
+prebuild_pid=
+if [ "${GSO_PREBUILD:-$([ $# -eq 0 ] && echo 1 || echo 0)}" = 1 ]; then
+	setsid scripts/prebuild.sh < /dev/null > /dev/null 2>&1 &
+	prebuild_pid=$!
+	echo "prebuild: pid $prebuild_pid, log $GSO_CACHE/logs/prebuild.log"
+fi
+stop_prebuild() {
+	[ -n "$prebuild_pid" ] || return 0
+	kill -0 "$prebuild_pid" 2>/dev/null && kill -TERM -- "-$prebuild_pid" 2>/dev/null
+	wait "$prebuild_pid" 2>/dev/null
+	prebuild_pid=
+}
+trap stop_prebuild EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
 # The fingerprint comes from tests/lib.sh, in a subshell so that its
 # EXIT trap stays out of the runner.
 fingerprint() { bash -c '. tests/lib.sh; root_ns_fingerprint'; }
@@ -155,6 +178,7 @@ for t in "${tests[@]}"; do
 	echo "=== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
 done
 
+stop_prebuild
 after=$(fingerprint) || after="(fingerprint failed: ip)"
 if [ "$before" = "$after" ]; then
 	echo "TEST: root network namespace unchanged by the run [ OK ]"
