@@ -15,6 +15,8 @@
 #     tap102i0: alone, single queue, held by a process with "-smp 4"
 #     tap103i0: alone, multi_queue, 2 queues for 4 vCPU threads (info)
 #     tap2:     alone, single queue, 4 vCPU threads (CLEAN has an unheld tap2)
+#   ROUTED (host mode): tapr, routed: 192.0.2.0/24 dev eg0 (60000), default via nexthop
+#          object 7 (eg1), 192.0.2.1/32 dev tapr: the finding lists the routes followed
 #   NF     (host mode): a fwbr hop with bridge netfilter turned off in the namespace
 #   CLEAN  (host mode, nothing to report):
 #     br0: tap0 (multi_queue, 4 queues, 4 vCPUs) + nic0 (defaults) + vx0 (GRO on, over
@@ -43,7 +45,7 @@ require_command ethtool "gso-doctor"
 make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
 	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
 
-setup_ns BAD NF CLEAN GUEST WIRE EMPTY
+setup_ns BAD NF CLEAN GUEST WIRE EMPTY ROUTED
 ncpu=$(nproc)
 
 # wire_veth NS NAME: a veth in NS whose peer is in WIRE (the path walk stops there).
@@ -187,6 +189,23 @@ for ns in BAD NF CLEAN GUEST; do ns_state "${!ns}" >"$LOG/state-$ns.before"; don
 
 # --- runs -----------------------------------------------------------------------
 rc_of() { local rc=0; "$@" >/dev/null 2>&1 || rc=$?; echo "$rc"; }
+# ROUTED: tapr has no master; the host routes its packets: 192.0.2.0/24 out
+# of eg0 (60000), the default route through nexthop object 7 (eg1), the
+# guest's own /32 back to tapr (not an egress).
+# (A nexthop object needs its device's carrier: the peers are up.)
+wire_veth "$ROUTED" eg0
+ip -n "$WIRE" link set dev "wire$WIRE_N" up
+wire_veth "$ROUTED" eg1
+ip -n "$WIRE" link set dev "wire$WIRE_N" up
+ip -n "$ROUTED" link set dev eg0 gso_max_size 60000 up
+ip -n "$ROUTED" link set dev eg1 up
+ip -n "$ROUTED" addr add 192.0.2.254/24 dev eg0
+ip -n "$ROUTED" nexthop add id 7 dev eg1
+ip -n "$ROUTED" route add default nhid 7
+ip -n "$ROUTED" tuntap add dev tapr mode tap
+ip -n "$ROUTED" link set dev tapr up
+ip -n "$ROUTED" route add 192.0.2.1/32 dev tapr
+
 bad_json=$(doctor "$BAD" --json) || true
 echo "$bad_json" >"$LOG/bad.json"
 doctor "$BAD" >"$LOG/bad.txt" || true
@@ -224,6 +243,15 @@ log_test "gso-doctor: gso-path-limit is info when the VMM offers the limits (tap
 check_eq "clean gso-path-limit findings" "$(count_id "$clean_json" gso-path-limit)" 0
 check_eq "tap100i0 (path at defaults)" "$(sev "$bad_json" gso-path-limit tap100i0)" none
 log_test "gso-doctor: gso-path-limit silent on default-limit paths"
+
+routed_json=$(doctor "$ROUTED" --json) || true
+echo "$routed_json" >"$LOG/routed.json"
+check_eq "tapr severity" "$(sev "$routed_json" gso-path-limit tapr)" warning
+check_eq "tapr limit" "$(ev "$routed_json" gso-path-limit tapr gso_max_size) $(ev "$routed_json" gso-path-limit tapr size_from)" \
+	"60000 eg0"
+check_eq "tapr routes" "$(ev "$routed_json" gso-path-limit tapr routes | sed 's/; /\n/g' | sort | paste -sd '|')" \
+	"192.0.2.0/24 dev eg0|default nhid 7 dev eg1"
+log_test "gso-doctor: a routed tap's finding lists the routes it followed (not the tap's own)"
 
 # gro-off
 check_eq "vx0 gro-off" "$(sev "$bad_json" gro-off vx0)" warning

@@ -8,6 +8,9 @@
 #           its underlay by the route to its remote; an IPv6 one counts 70.
 #   routed: tapr (no master; 192.0.2.0/24 dev eg0 at 60000, default dev eg1
 #           at 32 segments): the routes' devices (rule 6).
+#   nexthop objects: tapr's routes through object 1 (eg0) and group 10
+#           (eg0, eg1): the objects' devices; a running gso-limitsd
+#           follows `ip nexthop replace` (a nexthop event, no route event).
 #   wide:   300 taps on one bridge, the smallest uplink created last (the
 #           walk once skipped every port after its 256th).
 # Frames come from tools/test/tap-blast (a GSO frame with a virtio-net
@@ -15,7 +18,8 @@
 # tx_packets/tx_bytes show whether each frame left whole (one packet of
 # the frame's length plus the encapsulation) or cut at the MSS.
 # Bonds, teams, Geneve and Open vSwitch: this kernel has none (FACTS.md),
-# tools/test/test-path.c covers them on made-up link tables.  gso-limitsd
+# tools/test/test-path.c covers them on made-up link tables and
+# tests/t64-paths-tier2.sh with traffic in a host VM.  gso-limitsd
 # (--once) must compute the same paths: it dumps the routes too.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
@@ -231,6 +235,41 @@ check_eq "daemon tapr without routes" "$(daemon_fields "$ROUTER" tapr)" "no_mast
 slowwait 10 daemon_path_is tapr "no_master null null" ||
 	check_err 1 "running daemon without routes: tapr is '$(daemon_path tapr)'"
 log_test "gso-probe, gso-limitsd: routed tap with no route out: no_master"
+
+# --- routed tap through nexthop objects (in ROUTER) --------------------------
+# 192.0.2.0/24 through object 1 (eg0, 60000), the default route through
+# group 10 = {1, 2 (eg1, 32 segments)}: the objects' devices are the
+# egress, as the routes' own were above.
+rip nexthop add id 1 dev eg0
+rip nexthop add id 2 dev eg1
+rip nexthop add id 10 group 1/2
+rip route add 192.0.2.0/24 nhid 1
+rip route add default nhid 10
+check_eq "tapr by nexthops" "$(fields tapr)" "ok 60000 32 eg0 route route"
+check_eq "tapr by nexthops egress" \
+	"$(tap_json tapr | jq -r '[.egress[] | "\(.ifname):\(.rule)"] | sort | join(",")')" \
+	"eg0:route,eg1:route"
+check_eq "tapr by nexthops incomplete" "$(tap_json tapr | jq -r .incomplete)" null
+check_eq "daemon tapr by nexthops" "$(daemon_fields "$ROUTER" tapr)" "ok 60000 32 eg0 route route"
+log_test "gso-probe, gso-limitsd: routed tap through nexthop objects and a group"
+slowwait 10 daemon_path_is tapr "ok 60000 32" ||
+	check_err 1 "running daemon, routes through nexthops: tapr is '$(daemon_path tapr)'"
+# Only the object changes (no route event): the daemon hears the nexthop event.
+rip nexthop replace id 1 dev eg1
+slowwait 10 daemon_path_is tapr "ok 65536 32" ||
+	check_err 1 "running daemon after nexthop 1 moved to eg1: tapr is '$(daemon_path tapr)'"
+rip nexthop replace id 1 dev eg0
+slowwait 10 daemon_path_is tapr "ok 60000 32" ||
+	check_err 1 "running daemon after nexthop 1 came back to eg0: tapr is '$(daemon_path tapr)'"
+log_test "gso-limitsd: a running daemon follows a nexthop object's change"
+
+limit=$(tap_json tapr | jq -r .gso_max_size)
+blast tapr - eg0 $((limit - 1))
+check_whole "limit - 1" $((limit - 1)) 0
+log_test "nexthop: a frame of the probe's limit - 1 leaves eg0 (object 1) whole"
+blast tapr - eg0 "$limit"
+check_cut "limit" "$limit"
+log_test "nexthop: a frame of the probe's limit is segmented at the MSS"
 
 # --- more than 256 ports ----------------------------------------------------
 CUR=$HOST

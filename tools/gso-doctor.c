@@ -29,6 +29,7 @@
 #include "lib/clock.h"
 #include "lib/fail.h"
 #include "lib/parse.h"
+#include "lib/route_query.h"
 #include "lib/sysfs.h"
 
 #define DOCTOR_EXIT_ERROR	2
@@ -154,12 +155,20 @@ int main(int argc, char **argv)
 
 	link_query_init(&q);
 	err = link_query_dump(&q, &ctx.links, &ctx.link_count);
-	link_query_fini(&q);
 	if (err) {
 		errno = -err;
 		fail_errno("RTM_GETLINK dump");
 	}
-	ctx.table = (struct link_table){ .links = ctx.links, .count = ctx.link_count };
+	/* Routes: a routed tap's egress, a tunnel's underlay (lib/path_limits.c, rules 5, 6). */
+	err = route_query_dump(&q, &ctx.routes, &ctx.route_count);
+	link_query_fini(&q);
+	if (err) {
+		errno = -err;
+		fail_errno("RTM_GETROUTE dump");
+	}
+	ctx.table = (struct link_table){ .links = ctx.links, .count = ctx.link_count,
+					 .routes = ctx.routes, .nroutes = ctx.route_count,
+					 .routes_known = true };
 	for (i = 0; i < ctx.iface_count; i++)
 		if (!link_table_by_name(&ctx.table, ctx.ifaces[i]))
 			fail_msg("%s: No such device", ctx.ifaces[i]);
@@ -193,6 +202,7 @@ int main(int argc, char **argv)
 	doctor_report_fini(&ctx.report);
 	ethtool_query_fini(&ctx.eth);
 	free(ctx.links);
+	free(ctx.routes);
 	free(ctx.ifaces);
 	return status;
 }

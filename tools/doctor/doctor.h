@@ -67,6 +67,8 @@ struct doctor_ctx {
 	unsigned int sample_ms;		/* sampling interval for the counters */
 	struct link_info *links;	/* RTM_GETLINK dump of this namespace */
 	size_t link_count;
+	struct route_info *routes;	/* RTM_GETROUTE dump (routed taps, tunnel underlays) */
+	size_t route_count;
 	struct link_table table;
 	struct ethtool_query eth;
 	struct doctor_report report;

@@ -6,8 +6,11 @@
  * larger GSO packet from the guest is segmented in software on the host.
  * The VMM's command line says whether the negotiated limits
  * (VIRTIO_NET_F_GSO_LIMITS: host_gso_max_size/host_gso_max_segs) are
- * configured; a guest still has to be patched to use them.
+ * configured; a guest still has to be patched to use them.  A routed
+ * tap's finding lists the routes the walk followed (evidence "routes").
  */
+#include <arpa/inet.h>
+#include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,12 +53,51 @@ static void egress_list(const struct path_limits *p, char *buf, size_t len)
 		text_append(buf, len, &used, "%s%s", i ? "," : "", p->egress[i]->name);
 }
 
+/*
+ * The routes the walk followed, as `ip route` names them: "DST/LEN [nhid
+ * N] dev A[,B] [table T]" joined by "; " (the main table unnamed; a
+ * nexthop object's devices as lib/nexthop_query.c resolved them), "; ..."
+ * when there were more than the walk records.
+ */
+static void route_list(const struct doctor_ctx *ctx, const struct path_limits *p, char *buf,
+		       size_t len)
+{
+	size_t i, k, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->route_count; i++) {
+		const struct route_info *r = p->routes[i];
+		char addr[INET6_ADDRSTRLEN];
+
+		text_append(buf, len, &used, "%s", i ? "; " : "");
+		if (!r->dst_len)
+			text_append(buf, len, &used, "default");
+		else if (inet_ntop(r->family, r->dst, addr, sizeof(addr)))
+			text_append(buf, len, &used, "%s/%u", addr, r->dst_len);
+		if (r->nh_id)
+			text_append(buf, len, &used, " nhid %u", r->nh_id);
+		for (k = 0; k < r->noif; k++) {
+			const struct link_info *dev = link_table_by_index(&ctx->table, r->oif[k]);
+
+			text_append(buf, len, &used, "%s", k ? "," : " dev ");
+			if (dev)
+				text_append(buf, len, &used, "%s", dev->name);
+			else
+				text_append(buf, len, &used, "if%d", r->oif[k]);
+		}
+		if (r->table != RT_TABLE_MAIN)
+			text_append(buf, len, &used, " table %u", r->table);
+	}
+	if (p->routes_truncated)
+		text_append(buf, len, &used, "; ...");
+}
+
 static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 {
 	struct path_limits p;
 	struct vmm_info vmm;
 	struct doctor_finding *f;
-	char size_prop[32] = "", segs_prop[32] = "", egress[512];
+	char size_prop[32] = "", segs_prop[32] = "", egress[512], routes[1024];
 	enum doctor_severity sev = DOCTOR_WARNING;
 	const char *feature;
 
@@ -90,6 +132,11 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	doctor_ev_str(f, "master", "%s", p.master ? p.master->name : "");
 	egress_list(&p, egress, sizeof(egress));
 	doctor_ev_str(f, "egress", "%s", egress);
+	/* A routed tap (or a tunnel found by route): which routes led where. */
+	if (p.route_count) {
+		route_list(ctx, &p, routes, sizeof(routes));
+		doctor_ev_str(f, "routes", "%s", routes);
+	}
 	doctor_ev_u64(f, "gso_max_size", p.max_size);
 	doctor_ev_u64(f, "gso_max_segs", p.max_segs);
 	doctor_ev_str(f, "size_from", "%s", p.size_from ? p.size_from->name : "");

@@ -5,7 +5,8 @@
  * buffer into messages (after nl_batch_ok(): libmnl 1.0.4 walks off a
  * buffer whose message claims 2^31 bytes or more; crash-* in the corpus),
  * link_info_parse() reads each RTM_NEWLINK, route_info_parse()
- * (lib/route_query.c) each RTM_NEWROUTE.
+ * (lib/route_query.c) each RTM_NEWROUTE, nexthop_info_parse()
+ * (lib/nexthop_query.c) each RTM_NEWNEXTHOP.
  */
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
@@ -13,6 +14,7 @@
 
 #include "fuzz/fuzz_input.h"
 #include "lib/link_query.h"
+#include "lib/nexthop_query.h"
 #include "lib/nl_batch.h"
 #include "lib/route_query.h"
 
@@ -29,6 +31,13 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 			fuzz_assert(ri.noif <= ROUTE_MAX_NEXTHOPS);
 			fuzz_assert(ri.dst_len <= (ri.family == AF_INET ? 32 : 128));
 		}
+		return MNL_CB_OK;
+	}
+	if (nlh->nlmsg_type == RTM_NEWNEXTHOP) {
+		struct nexthop_info nh;
+
+		if (!nexthop_info_parse(nlh, &nh))
+			fuzz_assert(nh.nmembers <= ROUTE_MAX_NEXTHOPS);
 		return MNL_CB_OK;
 	}
 	if (nlh->nlmsg_type != RTM_NEWLINK || link_info_parse(nlh, &li))

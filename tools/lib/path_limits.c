@@ -81,8 +81,10 @@
  *    The underlay is IFLA_VXLAN_LINK when set (Geneve has none); else the
  *    main table's longest-prefix route to the remote; else (no fixed
  *    remote: FDB entries, collect_metadata) every route of the family.
- *    Not covered: policy rules, a VLAN or other non-Ethernet link header
- *    of the underlay (counted as 14), routes through nexthop objects.
+ *    A route through a nexthop object leads to the object's devices (a
+ *    group's: every member's; lib/nexthop_query.c).  Not covered: policy
+ *    rules, a VLAN or other non-Ethernet link header of the underlay
+ *    (counted as 14).
  *    Without an underlay to read, the tunnel device's own limits less the
  *    headers stand in and the result is marked incomplete.
  * 6. A tap with no master (routed or NAT'ed, e.g. libvirt's routed
@@ -90,7 +92,9 @@
  *    chooses the egress per packet (ip_route_input() -> ip_forward(),
  *    ip6_forward()), so every device a forwarded packet can leave by
  *    counts ("route"): each unicast route of the main table and the
- *    default routes of other tables, every nexthop of a multipath route;
+ *    default routes of other tables, every nexthop of a multipath route,
+ *    every device of a nexthop object (a group's members', resolved by
+ *    lib/nexthop_query.c; an object not found: incomplete);
  *    not the tap itself, the loopback, IPv6 link-local routes
  *    (ip6_forward() does not forward them), local, blackhole or
  *    unreachable routes.  NAT rewrites addresses, not the device choice
@@ -304,10 +308,11 @@ static void expand_route(struct path_walk *w, const struct route_info *r,
 			 const struct link_info *skip, int depth, enum path_rule rule,
 			 uint32_t overhead)
 {
+	bool followed = false;
 	size_t k;
 
 	if (r->nexthop_object)
-		mark_incomplete(w, "a route uses a nexthop object, whose devices are not read");
+		mark_incomplete(w, "a route uses a nexthop object that was not found");
 	if (r->truncated)
 		mark_incomplete(w, "a multipath route has more nexthops than are followed");
 	for (k = 0; k < r->noif; k++) {
@@ -317,6 +322,16 @@ static void expand_route(struct path_walk *w, const struct route_info *r,
 		    dev->type == ARPHRD_LOOPBACK_NUM)
 			continue;
 		expand_egress(w, dev, depth, rule, overhead);
+		followed = true;
+	}
+	/* Recorded for gso-doctor: the routes that led somewhere, each once. */
+	for (k = 0; followed && k < w->out->route_count && w->out->routes[k] != r; k++)
+		;
+	if (followed && k == w->out->route_count) {
+		if (k < PATH_MAX_ROUTES)
+			w->out->routes[w->out->route_count++] = r;
+		else
+			w->out->routes_truncated = true;
 	}
 }
 

@@ -31,6 +31,7 @@
 #define PATH_NO_SEGS_LIMIT	65535u	/* GSO_MAX_SEGS */
 #define PATH_MAX_EGRESS		64
 #define PATH_MAX_DEPTH		8	/* stacking depth followed; deeper is ignored */
+#define PATH_MAX_ROUTES		16	/* routes recorded in struct path_limits */
 
 /*
  * Headers a UDP tunnel adds in front of the guest's frame (inner Ethernet
@@ -81,6 +82,15 @@ struct path_limits {
 	bool incomplete;
 	const char *incomplete_why;		/* static text, or NULL */
 	bool used_routes;			/* the result depends on the routes (rules 5, 6) */
+	/*
+	 * The routes whose devices the walk followed (a routed tap's, a
+	 * tunnel's to its underlay; not a route back to the tap itself), in
+	 * the order their devices were done: what gso-doctor shows; more
+	 * than PATH_MAX_ROUTES: routes_truncated.
+	 */
+	const struct route_info *routes[PATH_MAX_ROUTES];
+	size_t route_count;
+	bool routes_truncated;
 	uint32_t max_size;			/* min over egress, capped at 65536 */
 	uint32_t max_segs;			/* min over egress, capped at 65535 */
 	const struct link_info *size_from;	/* the device that set max_size, or NULL */

@@ -15,6 +15,7 @@
 
 #include "fail.h"
 #include "link_query.h"
+#include "nexthop_query.h"
 #include "route_query.h"
 
 #define ROUTE_DUMP_TRIES	8
@@ -108,7 +109,10 @@ int route_info_parse(const struct nlmsghdr *nlh, struct route_info *ri)
 		memcpy(ri->dst, mnl_attr_get_payload(tb[RTA_DST]), addr_len);
 	else
 		ri->dst_len = 0;	/* no destination: a default route */
-	ri->nexthop_object = tb[RTA_NH_ID] != NULL;
+	if (tb[RTA_NH_ID]) {
+		ri->nh_id = mnl_attr_get_u32(tb[RTA_NH_ID]);
+		ri->nexthop_object = true;	/* until route_resolve_nexthops() */
+	}
 	if (tb[RTA_OIF])
 		add_oif(ri, (int)mnl_attr_get_u32(tb[RTA_OIF]));
 	if (tb[RTA_MULTIPATH])
@@ -173,6 +177,16 @@ int route_query_dump(struct link_query *q, struct route_info **routes, size_t *c
 		/* A kernel without IPv6 refuses the IPv6 dump: it has no IPv6 routes. */
 		if (ret == -EAFNOSUPPORT)
 			ret = 0;
+	}
+	if (!ret) {
+		struct nexthop_info *nhs = NULL;
+		size_t nnhs = 0;
+
+		/* Devices of routes through nexthop objects (RTA_NH_ID). */
+		ret = nexthop_query_dump(q, &nhs, &nnhs);
+		if (!ret)
+			route_resolve_nexthops(list.routes, list.count, nhs, nnhs);
+		free(nhs);
 	}
 	if (ret) {
 		free(list.routes);

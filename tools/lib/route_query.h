@@ -27,7 +27,8 @@ struct route_info {
 	uint8_t dst[16];		/* RTA_DST, zero for a default route */
 	int oif[ROUTE_MAX_NEXTHOPS];	/* RTA_OIF, or each RTA_MULTIPATH nexthop's ifindex */
 	size_t noif;
-	bool nexthop_object;		/* RTA_NH_ID: devices in a nexthop object, not read */
+	uint32_t nh_id;			/* RTA_NH_ID: the nexthop object the route uses, 0: none */
+	bool nexthop_object;		/* uses an object whose devices are not resolved (yet) */
 	bool truncated;			/* more nexthops than oif[] holds */
 };
 
@@ -40,7 +41,8 @@ int route_info_parse(const struct nlmsghdr *nlh, struct route_info *ri);
 
 /*
  * Every IPv4 and IPv6 route of the current network namespace (all tables)
- * in a malloc()ed array the caller frees.  0 or -errno.
+ * in a malloc()ed array the caller frees, a route through a nexthop object
+ * with that object's devices (lib/nexthop_query.h).  0 or -errno.
  */
 int route_query_dump(struct link_query *q, struct route_info **routes, size_t *count);
 

@@ -11,8 +11,9 @@
  * when a changed device, or the old or new master of one, is among the
  * devices its path visited (tap->deps); a tap with more egress devices
  * than struct path_limits tracks ("wide") is recomputed on any change.
- * Routes are dumped with the links: a routed tap, or one behind a tunnel
- * that finds its underlay by route, is recomputed when they changed.
+ * Routes are dumped with the links (a route through a nexthop object with
+ * the object's devices): a routed tap, or one behind a tunnel that finds
+ * its underlay by route, is recomputed when they changed.
  * QEMU is told only when the result differs from what it was last told,
  * so a port change costs one dump, a few walks and one QMP conversation
  * per VM whose limits really change.
@@ -85,7 +86,7 @@ static int in_netns(struct netns *ns, int (*fn)(struct netns *))
 
 static int open_sockets(struct netns *ns)
 {
-	int fd, size = EVENT_RCVBUF;
+	int fd, size = EVENT_RCVBUF, group;
 
 	ns->events = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (!ns->events)
@@ -97,6 +98,16 @@ static int open_sockets(struct netns *ns)
 	/* Route events too: routed taps and tunnels without a link follow the routes. */
 	if (mnl_socket_bind(ns->events, RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE,
 			    MNL_SOCKET_AUTOPID) < 0)
+		return -errno;
+	/*
+	 * And nexthop objects: replacing one's device changes the routes
+	 * through it without a route event.  Group 32 needs the socket option
+	 * (bind() takes groups 1..32 as a mask; a kernel without the group
+	 * refuses it: its routes have no objects).
+	 */
+	group = RTNLGRP_NEXTHOP;
+	if (mnl_socket_setsockopt(ns->events, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0 &&
+	    errno != EINVAL)
 		return -errno;
 	link_query_init(&ns->dumpq);
 	return 0;
@@ -186,7 +197,8 @@ void netns_read_events(struct netns *ns, double now)
 		for (nlh = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, (int)len);
 		     nlh = mnl_nlmsg_next(nlh, (int *)&len))
 			if (nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK ||
-			    nlh->nlmsg_type == RTM_NEWROUTE || nlh->nlmsg_type == RTM_DELROUTE)
+			    nlh->nlmsg_type == RTM_NEWROUTE || nlh->nlmsg_type == RTM_DELROUTE ||
+			    nlh->nlmsg_type == RTM_NEWNEXTHOP || nlh->nlmsg_type == RTM_DELNEXTHOP)
 				ld_count.events++;
 mark:
 		if (!ns->dirty)
