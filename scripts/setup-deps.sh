@@ -24,6 +24,8 @@ PKGS_RUN=(seabios ipxe-qemu qemu-system-data busybox-static iproute2 kmod)
 # Tests and tools.
 PKGS_TEST=(iperf3 tcpdump ethtool libmnl-dev libpcap-dev gnuplot-nox
 	shellcheck jq procps util-linux socat file)
+# t64's team port: teamnl sets a team's mode (a generic netlink option).
+PKGS_TEST+=(libteam-utils)
 # Static analysis and fuzzing of the tools (clang with libFuzzer and the
 # sanitizer runtimes), sparse for the kernel series' C=1 builds.
 PKGS_ANALYSIS=(clang libclang-rt-14-dev clang-tidy cppcheck sparse)
