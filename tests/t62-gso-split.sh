@@ -8,11 +8,15 @@
 #
 # The selftest sends GSO packets over a bridge port's gso_max_size or
 # gso_max_segs (from a tap with a virtio-net header, as a guest's, and
-# from a local TCP socket, IPv4 and IPv6) and reads what the port is
-# handed with PACKET_VNET_HDR: on the patched kernel every frame is a GSO
-# packet within both limits, as few as the limits allow, with correct
-# headers, IPv4 IDs, checksums and the stream's bytes, and TcpExt
-# GSOSplit counts them; a port without TSO still gets MSS segments.  On
+# from a local TCP socket, IPv4 and IPv6), and routes the 64 KiB packets
+# a veth's GRO builds (with a frag_list) to a port at r8169's 64000/64;
+# it reads what the port is handed with PACKET_VNET_HDR: on the patched
+# kernel every frame is a GSO packet within both limits, as few as the
+# limits allow (no one-segment last piece where one segment fewer per
+# piece gives as many: 65160 bytes at 64000 leave as 43 + 2 segments),
+# with correct headers, IPv4 IDs, checksums and the stream's bytes, and
+# TcpExt GSOSplit counts them; a port without TSO still gets MSS
+# segments.  On
 # the unpatched base every case that expects a split must fail (MSS
 # segments, no counter), and so on this machine's kernel: if one passes
 # there, the selftest proves nothing.
