@@ -71,10 +71,12 @@ fi
 # two commits new.  Same correctness argument as any incremental build.
 # Keyed trees only (a dev tree is rebuilt in place anyway):
 # GSO_KERNEL_SEED=0 turns it off, GSO_KERNEL_SEED=all extends it to
-# --tree DIR (to compare a seeded build with a build from nothing).
+# --tree DIR (to compare a seeded build with a build from nothing), and
+# GSO_KERNEL_SEED_FROM=TREE names the donor.
 seed_from_sibling() {
-	local t donor='' best='' n dstamp f
-	for t in "$GSO_CACHE"/trees/linux-*; do
+	local t donor='' best='' n dstamp f candidates=("$GSO_CACHE"/trees/linux-*)
+	[ -z "${GSO_KERNEL_SEED_FROM:-}" ] || candidates=("$GSO_KERNEL_SEED_FROM")
+	for t in "${candidates[@]}"; do
 		if [ "$t" = "$tree" ] || [ ! -f "$t/arch/x86/boot/bzImage" ]; then
 			continue
 		fi
@@ -118,8 +120,7 @@ case "${GSO_KERNEL_SEED:-1}/$mode" in
 esac
 
 mkdir -p "$GSO_CACHE/ccache"
-export CCACHE_DIR=$GSO_CACHE/ccache CCACHE_BASEDIR=$tree CCACHE_NOHASHDIR=1
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+use_ccache "$tree"
 # Fixed build identity: ccache hits across trees, reproducible images.
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HOST=gso
 export KBUILD_BUILD_VERSION=1

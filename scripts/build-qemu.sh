@@ -190,8 +190,7 @@ put_file "$(cat "$cfg_devs")" "$src/configs/devices/x86_64-softmmu/gso.mak"
 
 # --- configure ----------------------------------------------------------
 mkdir -p "$GSO_CACHE/ccache"
-export CCACHE_DIR=$GSO_CACHE/ccache CCACHE_BASEDIR=$bdir CCACHE_NOHASHDIR=1
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+use_ccache "$bdir"
 
 
 if [ ! -f "$obj/build.ninja" ] || [ "$(cat "$bdir/.gso-configured" 2>/dev/null)" != "$optsig" ]; then

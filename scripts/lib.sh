@@ -33,6 +33,20 @@ base_sum() {
 	awk -v f="$1" '$2 == f { print $1 }' "$GSO_TOP/configs/bases.sha256"
 }
 
+# ccache for every compiler the builds run (kernel, QEMU, t03), one cache
+# under GSO_CACHE.  Depend mode: on a miss ccache takes the dependencies
+# from the compiler's own -MD output instead of running the preprocessor
+# a second time.  Measured on 16 net/core objects from an empty cache
+# (CPU seconds): 40 without ccache, 56 in ccache's default mode, 46 in
+# depend mode; a hit costs the same.  What it gives up (a hit for a file
+# whose headers changed while its preprocessed text did not, such as
+# every file after a change of autoconf.h) is what build-kernel.sh's
+# seeding from a built sibling tree does better.
+use_ccache() {
+	export CCACHE_DIR=$GSO_CACHE/ccache CCACHE_BASEDIR=$1 CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_DEPEND=1
+}
+
 jobs_count() {
 	nproc 2>/dev/null || echo 2
 }

@@ -89,7 +89,7 @@ mapfile -t commits < <(git -C "$applied" rev-list --reverse base.."$head")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	{ log_test "perpatch: one commit per patch (${#commits[@]} commits, ${#patches[@]} patches)" FAIL; tests_exit; }
 
-export CCACHE_DIR=$GSO_CACHE/ccache CCACHE_BASEDIR=$wt CCACHE_NOHASHDIR=1
+use_ccache "$wt"
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HOST=gso
 kmake() { nice -n 5 make -C "$wt" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 out=$TEST_LOG_DIR/perpatch
