@@ -74,7 +74,7 @@ fi
 # --tree DIR (to compare a seeded build with a build from nothing), and
 # GSO_KERNEL_SEED_FROM=TREE names the donor.
 seed_from_sibling() {
-	local t donor='' best='' n dstamp f candidates=("$GSO_CACHE"/trees/linux-*)
+	local t donor='' best='' n dstamp f mt candidates=("$GSO_CACHE"/trees/linux-*)
 	[ -z "${GSO_KERNEL_SEED_FROM:-}" ] || candidates=("$GSO_KERNEL_SEED_FROM")
 	for t in "${candidates[@]}"; do
 		if [ "$t" = "$tree" ] || [ ! -f "$t/arch/x86/boot/bzImage" ]; then
@@ -106,6 +106,16 @@ seed_from_sibling() {
 	(cd "$donor" && git ls-files -z --others) |
 		(cd "$donor" && tar --null -T - -cf -) | tar -xf - -C "$tree"
 	exec 7>&-
+	# tools/objtool is built with absolute paths: its dependency files
+	# name the donor's.  Left so, every one of them is "missing", objtool
+	# is relinked and, as every object depends on objtool, the whole
+	# kernel recompiles.  Point them here, keeping their mtimes.
+	while IFS= read -r -d '' f; do
+		mt=$(stat -c %Y "$tree/$f")
+		sed -i "s|$donor/|$tree/|g" "$tree/$f"
+		touch -h -d "@$mt" "$tree/$f"
+	done < <(cd "$tree" && git ls-files -z --others -- '*.cmd' '*.d' |
+		xargs -0 -r grep -lZF "$donor/" --)
 	(cd "$tree" && git ls-files -z | xargs -0 touch -h -d @946684800)
 	while IFS= read -r -d '' f; do
 		[ ! -e "$tree/$f" ] || touch -h "$tree/$f"
