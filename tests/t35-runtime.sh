@@ -41,11 +41,15 @@ now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 # The guest's side: a background stream across all changes, a watcher that
 # prints every change of its limits, and one stream per phase; the next
 # phase starts when the guest has seen the limits change.
-# guest_script [v6]: v6 adds S3's IPv6 streams: one started at once (its
-# receiver is held until after the drop) and waited for before phase 2
-# ends, and the control NIC's (eth1, the feature off) after phase 2's.
+# guest_script [v6 [PHASE2 [PHASE3]]]: v6 adds S3's IPv6 streams: one
+# started at once (its receiver is held until after the drop) and waited
+# for before phase 2 ends, and the control NIC's (eth1, the feature off)
+# after phase 2's.  PHASE2, PHASE3: the limits ("SIZE SEGS GSO_MAX_SIZE")
+# that phase starts at; empty: at the next change.  A change the host made
+# during the phase before may reach the guest only after that phase's
+# stream ended: "the next change" would then start the phase too early.
 guest_script() {
-	local v6=${1:-}
+	local v6=${1:-} want2=${2:-} want3=${3:-}
 	cat <<GUEST
 . /etc/gso-guest.sh
 gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
@@ -68,9 +72,17 @@ watch_limits() {
 		i=\$((i + 1))
 	done
 }
+# wait_change [LIMITS]: until the limits are LIMITS, or (none given) differ
+# from now (60 s at most).
 wait_change() {
-	local from=\$(gso_limits) i=0
-	while [ "\$(gso_limits)" = "\$from" ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done
+	local want=\$1 from=\$(gso_limits) i=0
+	while [ \$i -lt 1200 ]; do
+		cur=\$(gso_limits)
+		if [ -n "\$want" ]; then [ "\$cur" = "\$want" ] && break
+		else [ "\$cur" != "\$from" ] && break; fi
+		sleep 0.05
+		i=\$((i + 1))
+	done
 	sleep 0.2
 }
 watch_limits &
@@ -82,7 +94,7 @@ if [ -n "\$v6" ]; then
 fi
 gso-stream send $PEER_IP4 5201 $PHASE_BYTES --timeout 100 || exit 1
 echo PHASE1-DONE
-wait_change
+wait_change "$want2"
 gso-stream send $PEER_IP4 5202 $PHASE_BYTES --timeout 100 || exit 1
 if [ -n "\$v6" ]; then
 	wait \$v6pid || { cat /tmp/v6.out; exit 1; }
@@ -90,7 +102,7 @@ if [ -n "\$v6" ]; then
 	gso-stream send -6 $CTRL_PEER_IP6 $V6_CTRL_PORT $PHASE_BYTES --timeout 100 || exit 1
 fi
 echo PHASE2-DONE
-wait_change
+wait_change "$want3"
 gso-stream send $PEER_IP4 5203 $PHASE_BYTES --timeout 100 || exit 1
 echo PHASE3-DONE
 wait \$bg; rc=\$?
@@ -257,7 +269,7 @@ receiver_v6 $V6_HELD_PORT "$PEER_IP6" "$V6_BYTES" ||
 V6_RECV_PID=$RECV_PID
 kill -STOP "$V6_RECV_PID"
 script=$TEST_LOG_DIR/$VM.guest.sh
-guest_script v6 > "$script"
+guest_script v6 "48000 32 48000" "64000 64 64000" > "$script"
 mapfile -t nic < <(topo_guest_nic_args "$LIMITSD_NIC_PROPS")
 vm_start $VM "$HOST_NS" "$script" "${nic[@]}" \
 	-netdev "tap,id=n1,ifname=tapc,script=no,downscript=no,vhost=off" \
@@ -355,7 +367,7 @@ phase_capture_start "$VM.tap" tap0
 phase_capture_start "$VM.nic" nic0
 phase_capture_start "$VM.nic1" nic1
 receivers
-guest_script > "$TEST_LOG_DIR/$VM.guest.sh"
+guest_script "" "" "65536 65535 65536" > "$TEST_LOG_DIR/$VM.guest.sh"
 vm_start $VM "$HOST_NS" "$TEST_LOG_DIR/$VM.guest.sh" "${nic[@]}"
 vm_console_wait $VM 'GUEST-LIMITS: 64000 64 64000' 120 || check_err 1 "no initial 64000/64"
 vm_console_wait $VM 'PHASE1-DONE' 120 || check_err 1 "phase 1 stream did not finish"
