@@ -10,8 +10,9 @@
 # else runs in it), three rows one after the other:
 #   today   65160-byte payloads (over 64000 bytes) with net.core.gso_split=0:
 #           cut into 45 MSS segments in software, as without the series
-#   split   the same frames, net.core.gso_split=1: 2 GSO packets (44
-#           segments + 1) for the port
+#   split   the same frames, net.core.gso_split=1: 2 GSO packets (43
+#           segments + 2) for the port (the figures in docs/results.md
+#           are still the first version's 44 + 1)
 #   fits    62264-byte payloads (43 segments, within the limits),
 #           forwarded as they are
 # --base adds a second VM on the unpatched base with today's frames and

@@ -82,7 +82,7 @@ Feature on: the host daemon gso-limitsd set the path's limit (64000/64) on the g
 run time, the device told the guest, so frames cross intact.
 Split (unpatched guest, patched host): a guest without the feature sends 65160-byte frames
 as before; the host kernel (kernel-split-patches/) splits each into 2 GSO packets within the
-port's limits (63712 + 1448 bytes) instead of 45 software segments. Nothing changes in the guest.
+port's limits (62264 + 2896 bytes) instead of 45 software segments. Nothing changes in the guest.
 
 TXT
 declare -A title=([off]="Feature off" [on]="Feature on" [split]="Split: unpatched guest, patched host")
