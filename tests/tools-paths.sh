@@ -271,6 +271,35 @@ blast tapr - eg0 "$limit"
 check_cut "limit" "$limit"
 log_test "nexthop: a frame of the probe's limit is segmented at the MSS"
 
+# --- routed tap chosen by a policy rule (in ROUTER) ---------------------------
+# The main table leads to eg1 (65536); a rule sends the guest's packets to
+# table 100, which holds only a specific route to eg0 (60000).  Rules are
+# not evaluated (docs/tools.md, rule 6): the path must say incomplete, not
+# give the main table's 65536 silently.
+rip route del default nhid 10
+rip route del 192.0.2.0/24 nhid 1
+rip route add default dev eg1
+rip route add 192.0.2.0/24 dev eg0 table 100
+rip rule add from 192.0.2.1/32 table 100 pref 1000
+check_eq "tapr by rule incomplete" "$(tap_json tapr | jq -r .incomplete)" "policy rules present"
+log_test "gso-probe: routed tap chosen by a policy rule: incomplete"
+# daemon_incomplete TAP: the running daemon's incomplete flag for TAP.
+daemon_incomplete() {
+	"$LIMITSD" status --control "$LOG/ctl" 2>/dev/null |
+		jq -r --arg t "$1" '.namespaces[0].taps[] | select(.ifname == $t) | .incomplete'
+}
+# shellcheck disable=SC2317 # called through slowwait
+daemon_incomplete_is() { [ "$(daemon_incomplete "$1")" = "$2" ]; }
+slowwait 10 daemon_incomplete_is tapr true ||
+	check_err 1 "running daemon after the rule: tapr incomplete is '$(daemon_incomplete tapr)'"
+# The rule's removal alone (a rule event, no route event) clears it.
+rip rule del from 192.0.2.1/32 table 100 pref 1000
+slowwait 10 daemon_incomplete_is tapr false ||
+	check_err 1 "running daemon after the rule left: tapr incomplete is '$(daemon_incomplete tapr)'"
+log_test "gso-limitsd: a running daemon follows rule events"
+check_eq "tapr without the rule incomplete" "$(tap_json tapr | jq -r .incomplete)" null
+log_test "gso-probe: without the rule, complete again"
+
 # --- more than 256 ports ----------------------------------------------------
 CUR=$HOST
 hip link add name brw type bridge

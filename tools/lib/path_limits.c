@@ -98,8 +98,10 @@
  *    not the tap itself, the loopback, IPv6 link-local routes
  *    (ip6_forward() does not forward them), local, blackhole or
  *    unreachable routes.  NAT rewrites addresses, not the device choice
- *    made by routing after it.  Policy rules are not read (all tables'
- *    default routes count instead).  No route out: status "no master".
+ *    made by routing after it.  Policy rules are not evaluated (all
+ *    tables' default routes count instead); a rule beyond the three
+ *    default ones (lib/rule_query.c) marks the path incomplete ("policy
+ *    rules present").  No route out: status "no master".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -516,6 +518,10 @@ static void forward_by_routes(struct path_walk *w, const struct link_info *start
 	size_t i;
 
 	w->out->used_routes = true;
+	/* Rules choose the table per packet; they are not evaluated (lib/rule_query.h). */
+	for (i = 0; i < w->t->nroutes; i++)
+		if (w->t->routes[i].policy_rules)
+			mark_incomplete(w, "policy rules present");
 	for (i = 0; i < w->t->nroutes; i++)
 		if (route_forwards(&w->t->routes[i], 0, false))
 			expand_route(w, &w->t->routes[i], start, 1, PATH_RULE_ROUTE, 0);

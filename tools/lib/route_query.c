@@ -17,6 +17,7 @@
 #include "link_query.h"
 #include "nexthop_query.h"
 #include "route_query.h"
+#include "rule_query.h"
 
 #define ROUTE_DUMP_TRIES	8
 
@@ -187,6 +188,22 @@ int route_query_dump(struct link_query *q, struct route_info **routes, size_t *c
 		if (!ret)
 			route_resolve_nexthops(list.routes, list.count, nhs, nnhs);
 		free(nhs);
+	}
+	if (!ret) {
+		bool rules = false;
+
+		ret = rule_query_policy(q, &rules);
+		if (!ret && rules) {
+			/* The marker entry (route_query.h): one more slot, no route. */
+			struct route_info *grown = realloc(list.routes,
+							   (list.count + 1) * sizeof(*grown));
+
+			if (!grown)
+				fail_errno("realloc");
+			list.routes = grown;
+			memset(&list.routes[list.count], 0, sizeof(*grown));
+			list.routes[list.count++].policy_rules = true;
+		}
 	}
 	if (ret) {
 		free(list.routes);

@@ -95,9 +95,17 @@ static int open_sockets(struct netns *ns)
 	/* SO_RCVBUFFORCE needs CAP_NET_ADMIN; without it the plain limit applies. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-	/* Route events too: routed taps and tunnels without a link follow the routes. */
-	if (mnl_socket_bind(ns->events, RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE,
-			    MNL_SOCKET_AUTOPID) < 0)
+	/*
+	 * Route and rule events too: routed taps and tunnels without a link
+	 * follow the routes, and a routed path is incomplete while policy
+	 * rules exist (lib/rule_query.h).
+	 */
+	if (mnl_socket_bind(ns->events, RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE |
+			    RTMGRP_IPV4_RULE, MNL_SOCKET_AUTOPID) < 0)
+		return -errno;
+	group = RTNLGRP_IPV6_RULE;	/* no RTMGRP_ mask of its own */
+	if (mnl_socket_setsockopt(ns->events, NETLINK_ADD_MEMBERSHIP, &group, sizeof(group)) < 0 &&
+	    errno != EINVAL)
 		return -errno;
 	/*
 	 * And nexthop objects: replacing one's device changes the routes
@@ -198,7 +206,8 @@ void netns_read_events(struct netns *ns, double now)
 		     nlh = mnl_nlmsg_next(nlh, (int *)&len))
 			if (nlh->nlmsg_type == RTM_NEWLINK || nlh->nlmsg_type == RTM_DELLINK ||
 			    nlh->nlmsg_type == RTM_NEWROUTE || nlh->nlmsg_type == RTM_DELROUTE ||
-			    nlh->nlmsg_type == RTM_NEWNEXTHOP || nlh->nlmsg_type == RTM_DELNEXTHOP)
+			    nlh->nlmsg_type == RTM_NEWNEXTHOP || nlh->nlmsg_type == RTM_DELNEXTHOP ||
+			    nlh->nlmsg_type == RTM_NEWRULE || nlh->nlmsg_type == RTM_DELRULE)
 				ld_count.events++;
 mark:
 		if (!ns->dirty)

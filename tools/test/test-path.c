@@ -345,6 +345,12 @@ static void check_routed(void)
 		    "eth0:route,eth1:route,eth2:route,tap1:route,br0:route,eth4:bridge_port", true);
 	check_rules("routed tap: no routes", &t, routes + 2, 1, "tap0", "no_master", 65536, 65535,
 		    "", "", false);
+	/* Policy rules beyond the defaults (route_query_dump()'s marker entry): incomplete. */
+	n = 0;
+	routes[n++] = route(&t, "default", "eth0");
+	routes[n++] = (struct route_info){ .policy_rules = true };
+	check_rules("routed tap: policy rules present, incomplete", &t, routes, n, "tap0", "ok",
+		    64000, 65535, "route", "eth0:route", true);
 }
 
 /* Rule 7: Open vSwitch kernel datapath ports. */

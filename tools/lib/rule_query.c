@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RTM_GETRULE dumps (lib/rule_query.h), on the socket of a struct
+ * link_query.  The defaults are what fib_default_rules_init() and
+ * fib6_rules_net_init() install; the attributes such a rule carries in a
+ * dump are those fib_nl_fill_rule() always puts (FRA_TABLE, FRA_PRIORITY,
+ * FRA_PROTOCOL, FRA_SUPPRESS_PREFIXLEN at -1: unset); any other one, or a
+ * suppressor that is set, is a selector or an action of its own.
+ */
+#include <errno.h>
+#include <libmnl/libmnl.h>
+#include <linux/fib_rules.h>
+#include <linux/rtnetlink.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "link_query.h"
+#include "rule_query.h"
+
+#define RULE_DUMP_TRIES	8
+
+struct rule_scan {
+	bool other_attr;
+	uint32_t table;
+};
+
+static int rule_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct rule_scan *s = data;
+
+	switch (mnl_attr_get_type(attr)) {
+	case FRA_TABLE:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			s->table = mnl_attr_get_u32(attr);
+		break;
+	case FRA_PRIORITY:
+	case FRA_PROTOCOL:
+		break;
+	case FRA_SUPPRESS_PREFIXLEN:
+	case FRA_SUPPRESS_IFGROUP:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0 || mnl_attr_get_u32(attr) != UINT32_MAX)
+			s->other_attr = true;
+		break;
+	default:
+		s->other_attr = true;
+	}
+	return MNL_CB_OK;
+}
+
+bool rule_is_default(const struct nlmsghdr *nlh)
+{
+	const struct fib_rule_hdr *frh = mnl_nlmsg_get_payload(nlh);
+	struct rule_scan s = { 0 };
+
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN || mnl_nlmsg_get_payload_len(nlh) < sizeof(*frh))
+		return false;
+	s.table = frh->table;
+	mnl_attr_parse(nlh, sizeof(*frh), rule_attr_cb, &s);
+	return frh->action == FR_ACT_TO_TBL && !frh->src_len && !frh->dst_len && !frh->tos &&
+	       !(frh->flags & FIB_RULE_INVERT) && !s.other_attr &&
+	       (s.table == RT_TABLE_LOCAL || s.table == RT_TABLE_MAIN ||
+		s.table == RT_TABLE_DEFAULT);
+}
+
+static int rule_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	bool *present = data;
+
+	if (nlh->nlmsg_type == RTM_NEWRULE && !rule_is_default(nlh))
+		*present = true;
+	return MNL_CB_OK;
+}
+
+static int rule_dump_family(struct link_query *q, unsigned char family, bool *present)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int ret = -EINTR, tries;
+
+	for (tries = 0; tries < RULE_DUMP_TRIES && ret == -EINTR; tries++) {
+		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		struct fib_rule_hdr *frh;
+		bool found = false;
+
+		nlh->nlmsg_type = RTM_GETRULE;
+		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+		nlh->nlmsg_seq = ++q->seq;
+		frh = mnl_nlmsg_put_extra_header(nlh, sizeof(*frh));
+		frh->family = family;
+		ret = link_query_request(q, nlh, rule_dump_cb, &found);
+		if (!ret && found)
+			*present = true;
+	}
+	return ret;
+}
+
+int rule_query_policy(struct link_query *q, bool *present)
+{
+	int ret;
+
+	*present = false;
+	ret = rule_dump_family(q, AF_INET, present);
+	if (!ret) {
+		ret = rule_dump_family(q, AF_INET6, present);
+		/* A kernel without IPv6 (or its policy routing) refuses the dump: no rules. */
+		if (ret == -EAFNOSUPPORT)
+			ret = 0;
+	}
+	return ret;
+}
