@@ -94,17 +94,27 @@ static int rule_dump_family(struct link_query *q, unsigned char family, bool *pr
 	return ret;
 }
 
+/*
+ * A kernel built without policy routing (no CONFIG_FIB_RULES: the
+ * project's own guest and host-VM kernel, many embedded ones) has no
+ * RTM_GETRULE handler and refuses the dump with EOPNOTSUPP; one without
+ * IPv6 refuses the IPv6 dump with EAFNOSUPPORT.  Either way that family
+ * has no rules beyond the implicit local and main tables.
+ */
+static int rule_dump_or_none(struct link_query *q, unsigned char family, bool *present)
+{
+	int ret = rule_dump_family(q, family, present);
+
+	return ret == -EOPNOTSUPP || ret == -EAFNOSUPPORT ? 0 : ret;
+}
+
 int rule_query_policy(struct link_query *q, bool *present)
 {
 	int ret;
 
 	*present = false;
-	ret = rule_dump_family(q, AF_INET, present);
-	if (!ret) {
-		ret = rule_dump_family(q, AF_INET6, present);
-		/* A kernel without IPv6 (or its policy routing) refuses the dump: no rules. */
-		if (ret == -EAFNOSUPPORT)
-			ret = 0;
-	}
+	ret = rule_dump_or_none(q, AF_INET, present);
+	if (!ret)
+		ret = rule_dump_or_none(q, AF_INET6, present);
 	return ret;
 }
