@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "doctor/doctor.h"
+#include "lib/array_grow.h"
 #include "lib/fail.h"
 #include "lib/json.h"
 
@@ -39,15 +40,7 @@ struct doctor_finding *doctor_report_add(struct doctor_report *r, const char *id
 	struct doctor_finding *f;
 	va_list ap;
 
-	if (r->count == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 8;
-		struct doctor_finding *n = realloc(r->findings, cap * sizeof(*n));
-
-		if (!n)
-			fail_errno("realloc");
-		r->findings = n;
-		r->cap = cap;
-	}
+	r->findings = array_grow(r->findings, r->count, &r->cap, sizeof(*r->findings));
 	f = &r->findings[r->count++];
 	memset(f, 0, sizeof(*f));
 	f->id = id;

@@ -13,6 +13,7 @@
 #include "fail.h"
 #include "link_query.h"
 #include "nl_batch.h"
+#include "nl_dump.h"
 
 /*
  * Receive buffer: a dump message batch is up to 32 KiB (the kernel's
@@ -23,9 +24,6 @@
 #ifndef MNL_SOCKET_DUMP_SIZE
 #define MNL_SOCKET_DUMP_SIZE	32768
 #endif
-
-/* A dump that a concurrent change interrupted (NLM_F_DUMP_INTR) is retried this often. */
-#define LINK_DUMP_TRIES		8
 
 #ifndef RTEXT_FILTER_SKIP_STATS
 #define RTEXT_FILTER_SKIP_STATS	(1 << 3)
@@ -110,17 +108,16 @@ static int link_one_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* RTM_GETLINK without the statistics (RTEXT_FILTER_SKIP_STATS): a third of each reply. */
-static struct nlmsghdr *link_request(struct link_query *q, char *buf, uint16_t flags)
+/*
+ * RTM_GETLINK without the statistics (RTEXT_FILTER_SKIP_STATS): a third of
+ * each reply.  A dump's request, or with NLM_F_ACK one link's.
+ */
+static struct nlmsghdr *link_request(char *buf, uint16_t flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh = nl_dump_request(buf, RTM_GETLINK, sizeof(struct ifinfomsg),
+					       AF_UNSPEC);
 
-	nlh->nlmsg_type = RTM_GETLINK;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = ++q->seq;
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = AF_UNSPEC;
 	mnl_attr_put_u32(nlh, IFLA_EXT_MASK, RTEXT_FILTER_SKIP_STATS);
 	return nlh;
 }
@@ -129,10 +126,11 @@ static int link_query_one(struct link_query *q, const char *name, int ifindex,
 			  struct link_info *out)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = link_request(q, buf, NLM_F_ACK);
+	struct nlmsghdr *nlh = link_request(buf, NLM_F_ACK);
 	struct ifinfomsg *ifm = mnl_nlmsg_get_payload(nlh);
 	int ret;
 
+	nlh->nlmsg_seq = ++q->seq;
 	if (name)
 		mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
 	else
@@ -158,31 +156,10 @@ int link_query_by_index(struct link_query *q, int ifindex, struct link_info *out
 	return link_query_one(q, NULL, ifindex, out);
 }
 
-struct link_list {
-	struct link_info *links;
-	size_t count;
-	size_t cap;
-};
-
-static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
+/* A message too short for a link is skipped, not half-read (lib/nl_dump.h). */
+static int link_parse_item(const struct nlmsghdr *nlh, void *item)
 {
-	struct link_list *list = data;
-
-	if (nlh->nlmsg_type != RTM_NEWLINK)
-		return MNL_CB_OK;
-	if (list->count == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 16;
-		struct link_info *links = realloc(list->links, cap * sizeof(*links));
-
-		if (!links)
-			fail_errno("realloc");
-		list->links = links;
-		list->cap = cap;
-	}
-	/* A message too short for a link is skipped, not half-read. */
-	if (!link_info_parse(nlh, &list->links[list->count]))
-		list->count++;
-	return MNL_CB_OK;
+	return link_info_parse(nlh, item);
 }
 
 int link_query_request(struct link_query *q, struct nlmsghdr *nlh,
@@ -194,18 +171,16 @@ int link_query_request(struct link_query *q, struct nlmsghdr *nlh,
 int link_query_dump(struct link_query *q, struct link_info **links, size_t *count)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct link_list list = { 0 };
-	int ret = -EINTR, tries;
+	struct nl_dump_array list = { .msg_type = RTM_NEWLINK, .item_size = sizeof(**links),
+				      .parse = link_parse_item };
+	int ret;
 
-	for (tries = 0; tries < LINK_DUMP_TRIES && ret == -EINTR; tries++) {
-		list.count = 0;
-		ret = link_query_run(q, link_request(q, buf, NLM_F_DUMP), link_dump_cb, &list);
-	}
+	ret = nl_dump_collect(q, link_request(buf, NLM_F_DUMP), &list);
 	if (ret) {
-		free(list.links);
+		free(list.items);
 		return ret;
 	}
-	*links = list.links;
+	*links = list.items;
 	*count = list.count;
 	return 0;
 }

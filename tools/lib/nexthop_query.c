@@ -13,35 +13,20 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "fail.h"
 #include "link_query.h"
 #include "nexthop_query.h"
+#include "nl_attr.h"
+#include "nl_dump.h"
 
-#define NEXTHOP_DUMP_TRIES	8
 #define RTN_BLACKHOLE_NUM	6
 
-static int nexthop_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, NHA_MAX) < 0)
-		return MNL_CB_OK;
-	switch (type) {
-	case NHA_ID:
-	case NHA_OIF:
-		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
-			return MNL_CB_OK;
-		break;
-	case NHA_BLACKHOLE:
-	case NHA_GROUP:
-		break;
-	default:
-		return MNL_CB_OK;
-	}
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
+/* The attributes kept (lib/nl_attr.h): what struct nexthop_info holds. */
+static const enum mnl_attr_data_type nexthop_policy[NHA_MAX + 1] = {
+	[NHA_ID] = MNL_TYPE_U32,
+	[NHA_OIF] = MNL_TYPE_U32,
+	[NHA_BLACKHOLE] = MNL_TYPE_BINARY,	/* a flag: present or not */
+	[NHA_GROUP] = MNL_TYPE_BINARY,		/* struct nexthop_grp records */
+};
 
 int nexthop_info_parse(const struct nlmsghdr *nlh, struct nexthop_info *nh)
 {
@@ -51,7 +36,7 @@ int nexthop_info_parse(const struct nlmsghdr *nlh, struct nexthop_info *nh)
 	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct nhmsg))
 		return -EINVAL;
-	mnl_attr_parse(nlh, sizeof(struct nhmsg), nexthop_attr_cb, tb);
+	nl_attr_parse(nlh, sizeof(struct nhmsg), nexthop_policy, NHA_MAX, tb);
 	if (!tb[NHA_ID])
 		return -EINVAL;
 	nh->id = mnl_attr_get_u32(tb[NHA_ID]);
@@ -77,57 +62,28 @@ int nexthop_info_parse(const struct nlmsghdr *nlh, struct nexthop_info *nh)
 	return 0;
 }
 
-struct nexthop_list {
-	struct nexthop_info *nhs;
-	size_t count, cap;
-};
-
-static int nexthop_dump_cb(const struct nlmsghdr *nlh, void *data)
+static int nexthop_parse_item(const struct nlmsghdr *nlh, void *item)
 {
-	struct nexthop_list *list = data;
-
-	if (nlh->nlmsg_type != RTM_NEWNEXTHOP)
-		return MNL_CB_OK;
-	if (list->count == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 16;
-		struct nexthop_info *nhs = realloc(list->nhs, cap * sizeof(*nhs));
-
-		if (!nhs)
-			fail_errno("realloc");
-		list->nhs = nhs;
-		list->cap = cap;
-	}
-	if (!nexthop_info_parse(nlh, &list->nhs[list->count]))
-		list->count++;
-	return MNL_CB_OK;
+	return nexthop_info_parse(nlh, item);
 }
 
 int nexthop_query_dump(struct link_query *q, struct nexthop_info **nhs, size_t *count)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nexthop_list list = { 0 };
-	int ret = -EINTR, tries;
+	struct nl_dump_array list = { .msg_type = RTM_NEWNEXTHOP, .item_size = sizeof(**nhs),
+				      .parse = nexthop_parse_item };
+	int ret;
 
-	for (tries = 0; tries < NEXTHOP_DUMP_TRIES && ret == -EINTR; tries++) {
-		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-		struct nhmsg *nhm;
-
-		nlh->nlmsg_type = RTM_GETNEXTHOP;
-		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-		nlh->nlmsg_seq = ++q->seq;
-		nhm = mnl_nlmsg_put_extra_header(nlh, sizeof(*nhm));
-		nhm->nh_family = AF_UNSPEC;
-		list.count = 0;
-		ret = link_query_request(q, nlh, nexthop_dump_cb, &list);
-	}
+	ret = nl_dump_collect(q, nl_dump_request(buf, RTM_GETNEXTHOP, sizeof(struct nhmsg),
+						 AF_UNSPEC), &list);
 	/* A kernel without nexthop objects (before 5.3) has none to use. */
 	if (ret == -EOPNOTSUPP)
 		ret = 0;
 	if (ret) {
-		free(list.nhs);
+		free(list.items);
 		return ret;
 	}
-	*nhs = list.nhs;
+	*nhs = list.items;
 	*count = list.count;
 	return 0;
 }

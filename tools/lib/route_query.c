@@ -13,43 +13,28 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "fail.h"
+#include "array_grow.h"
 #include "link_query.h"
 #include "nexthop_query.h"
+#include "nl_attr.h"
+#include "nl_dump.h"
 #include "route_query.h"
 #include "rule_query.h"
-
-#define ROUTE_DUMP_TRIES	8
 
 /* Older uapi headers (Debian 12's 6.1 has it; named for clarity of the ABI number). */
 #ifndef RTA_NH_ID
 #define RTA_NH_ID	30
 #endif
 
-static int route_attr_cb(const struct nlattr *attr, void *data)
-{
-	const struct nlattr **tb = data;
-	int type = mnl_attr_get_type(attr);
-
-	if (mnl_attr_type_valid(attr, RTA_MAX) < 0)
-		return MNL_CB_OK;
-	switch (type) {
-	case RTA_OIF:
-	case RTA_TABLE:
-	case RTA_PRIORITY:
-	case RTA_NH_ID:
-		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
-			return MNL_CB_OK;
-		break;
-	case RTA_DST:
-	case RTA_MULTIPATH:
-		break;
-	default:
-		return MNL_CB_OK;
-	}
-	tb[type] = attr;
-	return MNL_CB_OK;
-}
+/* The attributes kept (lib/nl_attr.h): what struct route_info holds. */
+static const enum mnl_attr_data_type route_policy[RTA_MAX + 1] = {
+	[RTA_OIF] = MNL_TYPE_U32,
+	[RTA_TABLE] = MNL_TYPE_U32,
+	[RTA_PRIORITY] = MNL_TYPE_U32,
+	[RTA_NH_ID] = MNL_TYPE_U32,
+	[RTA_DST] = MNL_TYPE_BINARY,		/* its length checked against the family's */
+	[RTA_MULTIPATH] = MNL_TYPE_BINARY,	/* struct rtnexthop records, checked one by one */
+};
 
 static void add_oif(struct route_info *ri, int ifindex)
 {
@@ -101,7 +86,7 @@ int route_info_parse(const struct nlmsghdr *nlh, struct route_info *ri)
 	ri->dst_len = rtm->rtm_dst_len > addr_len * 8 ? (uint8_t)(addr_len * 8) : rtm->rtm_dst_len;
 	ri->type = rtm->rtm_type;
 	ri->table = rtm->rtm_table;
-	mnl_attr_parse(nlh, sizeof(*rtm), route_attr_cb, tb);
+	nl_attr_parse(nlh, sizeof(*rtm), route_policy, RTA_MAX, tb);
 	if (tb[RTA_TABLE])
 		ri->table = mnl_attr_get_u32(tb[RTA_TABLE]);
 	if (tb[RTA_PRIORITY])
@@ -121,55 +106,23 @@ int route_info_parse(const struct nlmsghdr *nlh, struct route_info *ri)
 	return 0;
 }
 
-struct route_list {
-	struct route_info *routes;
-	size_t count, cap;
-};
-
-static int route_dump_cb(const struct nlmsghdr *nlh, void *data)
+static int route_parse_item(const struct nlmsghdr *nlh, void *item)
 {
-	struct route_list *list = data;
-
-	if (nlh->nlmsg_type != RTM_NEWROUTE)
-		return MNL_CB_OK;
-	if (list->count == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 16;
-		struct route_info *routes = realloc(list->routes, cap * sizeof(*routes));
-
-		if (!routes)
-			fail_errno("realloc");
-		list->routes = routes;
-		list->cap = cap;
-	}
-	if (!route_info_parse(nlh, &list->routes[list->count]))
-		list->count++;
-	return MNL_CB_OK;
+	return route_info_parse(nlh, item);
 }
 
-static int route_dump_family(struct link_query *q, unsigned char family, struct route_list *list)
+static int route_dump_family(struct link_query *q, unsigned char family, struct nl_dump_array *d)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	size_t start = list->count;
-	int ret = -EINTR, tries;
 
-	for (tries = 0; tries < ROUTE_DUMP_TRIES && ret == -EINTR; tries++) {
-		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-		struct rtmsg *rtm;
-
-		nlh->nlmsg_type = RTM_GETROUTE;
-		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-		nlh->nlmsg_seq = ++q->seq;
-		rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-		rtm->rtm_family = family;
-		list->count = start;
-		ret = link_query_request(q, nlh, route_dump_cb, list);
-	}
-	return ret;
+	return nl_dump_collect(q, nl_dump_request(buf, RTM_GETROUTE, sizeof(struct rtmsg), family),
+			       d);
 }
 
 int route_query_dump(struct link_query *q, struct route_info **routes, size_t *count)
 {
-	struct route_list list = { 0 };
+	struct nl_dump_array list = { .msg_type = RTM_NEWROUTE, .item_size = sizeof(**routes),
+				      .parse = route_parse_item };
 	int ret;
 
 	ret = route_dump_family(q, AF_INET, &list);
@@ -186,7 +139,7 @@ int route_query_dump(struct link_query *q, struct route_info **routes, size_t *c
 		/* Devices of routes through nexthop objects (RTA_NH_ID). */
 		ret = nexthop_query_dump(q, &nhs, &nnhs);
 		if (!ret)
-			route_resolve_nexthops(list.routes, list.count, nhs, nnhs);
+			route_resolve_nexthops(list.items, list.count, nhs, nnhs);
 		free(nhs);
 	}
 	if (!ret) {
@@ -194,22 +147,20 @@ int route_query_dump(struct link_query *q, struct route_info **routes, size_t *c
 
 		ret = rule_query_policy(q, &rules);
 		if (!ret && rules) {
-			/* The marker entry (route_query.h): one more slot, no route. */
-			struct route_info *grown = realloc(list.routes,
-							   (list.count + 1) * sizeof(*grown));
+			struct route_info *found;
 
-			if (!grown)
-				fail_errno("realloc");
-			list.routes = grown;
-			memset(&list.routes[list.count], 0, sizeof(*grown));
-			list.routes[list.count++].policy_rules = true;
+			/* The marker entry (route_query.h): one more slot, no route. */
+			list.items = array_grow(list.items, list.count, &list.cap, list.item_size);
+			found = list.items;
+			memset(&found[list.count], 0, sizeof(*found));
+			found[list.count++].policy_rules = true;
 		}
 	}
 	if (ret) {
-		free(list.routes);
+		free(list.items);
 		return ret;
 	}
-	*routes = list.routes;
+	*routes = list.items;
 	*count = list.count;
 	return 0;
 }

@@ -16,9 +16,8 @@
 #include <sys/socket.h>
 
 #include "link_query.h"
+#include "nl_dump.h"
 #include "rule_query.h"
-
-#define RULE_DUMP_TRIES	8
 
 struct rule_scan {
 	bool other_attr;
@@ -72,25 +71,22 @@ static int rule_dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+static void rule_dump_restart(void *data)
+{
+	*(bool *)data = false;
+}
+
 static int rule_dump_family(struct link_query *q, unsigned char family, bool *present)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int ret = -EINTR, tries;
+	bool found = false;
+	int ret;
 
-	for (tries = 0; tries < RULE_DUMP_TRIES && ret == -EINTR; tries++) {
-		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-		struct fib_rule_hdr *frh;
-		bool found = false;
-
-		nlh->nlmsg_type = RTM_GETRULE;
-		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-		nlh->nlmsg_seq = ++q->seq;
-		frh = mnl_nlmsg_put_extra_header(nlh, sizeof(*frh));
-		frh->family = family;
-		ret = link_query_request(q, nlh, rule_dump_cb, &found);
-		if (!ret && found)
-			*present = true;
-	}
+	ret = nl_dump_retry(q, nl_dump_request(buf, RTM_GETRULE, sizeof(struct fib_rule_hdr),
+					       family),
+			    rule_dump_cb, &found, rule_dump_restart);
+	if (!ret && found)
+		*present = true;
 	return ret;
 }
 

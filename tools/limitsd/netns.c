@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/array_grow.h"
 #include "lib/clock.h"
 #include "limitsd.h"
 
@@ -292,15 +293,7 @@ static void set_add(struct int_set *s, int x)
 {
 	if (!x)
 		return;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		int *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			fail_errno("realloc");
-		s->v = v;
-		s->cap = cap;
-	}
+	s->v = array_grow(s->v, s->n, &s->cap, sizeof(*s->v));
 	s->v[s->n++] = x;
 }
 
