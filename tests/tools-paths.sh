@@ -11,6 +11,10 @@
 #   nexthop objects: tapr's routes through object 1 (eg0) and group 10
 #           (eg0, eg1): the objects' devices; a running gso-limitsd
 #           follows `ip nexthop replace` (a nexthop event, no route event).
+#   policy rules: `to 192.0.2.0/24 lookup 100` (eg0), `fwmark 1 lookup
+#           200` (eg2 at 50000): every table a rule may choose counts, a
+#           main route the first rule hides does not; gso-limitsd follows
+#           rule events.
 #   wide:   300 taps on one bridge, the smallest uplink created last (the
 #           walk once skipped every port after its 256th).
 # Frames come from tools/test/tap-blast (a GSO frame with a virtio-net
@@ -201,14 +205,20 @@ log_test "gso-probe: routed tap, the routes' devices (not its own route)"
 check_eq "daemon tapr" "$(daemon_fields "$ROUTER" tapr)" "ok 60000 32 eg0 route route"
 log_test "gso-limitsd: the same routed path and rule"
 
-limit=$(tap_json tapr | jq -r .gso_max_size)
-blast tapr - eg0 $((limit - 1))
-# Routing replaces the Ethernet header: no overhead.
-check_whole "limit - 1" $((limit - 1)) 0
-log_test "routed: a frame of the probe's limit - 1 leaves eg0 whole"
-blast tapr - eg0 "$limit"
-check_cut "limit" "$limit"
-log_test "routed: a frame of the probe's limit is segmented at the MSS"
+# routed_boundary WHAT LABEL: gso-probe's limit for tapr is where eg0 starts
+# to segment: a frame of the limit - 1 leaves whole (routing replaces the
+# Ethernet header: no overhead), one of the limit is cut at the MSS.
+routed_boundary() {
+	local limit
+	limit=$(tap_json tapr | jq -r .gso_max_size)
+	blast tapr - eg0 $((limit - 1))
+	check_whole "limit - 1" $((limit - 1)) 0
+	log_test "$1: a frame of the probe's limit - 1 leaves $2 whole"
+	blast tapr - eg0 "$limit"
+	check_cut "limit" "$limit"
+	log_test "$1: a frame of the probe's limit is segmented at the MSS"
+}
+routed_boundary routed eg0
 
 # A running daemon follows route changes from route events alone (--rescan 0).
 "$LIMITSD" --netns "$ROUTER" --control "$LOG/ctl" --rescan 0 --dry-run >"$LOG/daemon.log" 2>&1 &
@@ -263,42 +273,69 @@ slowwait 10 daemon_path_is tapr "ok 60000 32" ||
 	check_err 1 "running daemon after nexthop 1 came back to eg0: tapr is '$(daemon_path tapr)'"
 log_test "gso-limitsd: a running daemon follows a nexthop object's change"
 
-limit=$(tap_json tapr | jq -r .gso_max_size)
-blast tapr - eg0 $((limit - 1))
-check_whole "limit - 1" $((limit - 1)) 0
-log_test "nexthop: a frame of the probe's limit - 1 leaves eg0 (object 1) whole"
-blast tapr - eg0 "$limit"
-check_cut "limit" "$limit"
-log_test "nexthop: a frame of the probe's limit is segmented at the MSS"
+routed_boundary nexthop "eg0 (object 1)"
 
-# --- routed tap chosen by a policy rule (in ROUTER) ---------------------------
-# The main table leads to eg1 (65536); a rule sends the guest's packets to
-# table 100, which holds only a specific route to eg0 (60000).  Rules are
-# not evaluated (docs/tools.md, rule 6): the path must say incomplete, not
-# give the main table's 65536 silently.
+# --- routed tap, tables chosen by policy rules (in ROUTER) -------------------
+# Rule 7 of path_limits.c: the rules are evaluated.  Main: the default
+# route via eg1 (32 segments) and 192.0.2.128/25 via eg2 (50000); table
+# 100: 192.0.2.0/24 via eg0 (60000); table 200: the default via eg2.
+#   no rule:                      main only: 50000 (eg2), tables 100, 200 unused
+#   to 192.0.2.0/24 lookup 100:   the guest's packets to the /24 leave by eg0:
+#                                 60000, and main's /25 behind it is never
+#                                 reached (traffic: limit - 1 whole on eg0)
+#   fwmark 1 lookup 200:          may apply to any packet: 50000 (eg2)
+#   l3mdev:                       a VRF's table; a tap with no master is in none
+# The old code said only "policy rules present" (incomplete, 65536).
 rip route del default nhid 10
 rip route del 192.0.2.0/24 nhid 1
+wire_veth eg2 "$ROUTER"
+rip link set dev eg2 gso_max_size 50000
 rip route add default dev eg1
+rip route add 192.0.2.128/25 dev eg2
 rip route add 192.0.2.0/24 dev eg0 table 100
-rip rule add from 192.0.2.1/32 table 100 pref 1000
-check_eq "tapr by rule incomplete" "$(tap_json tapr | jq -r .incomplete)" "policy rules present"
-log_test "gso-probe: routed tap chosen by a policy rule: incomplete"
-# daemon_incomplete TAP: the running daemon's incomplete flag for TAP.
-daemon_incomplete() {
-	"$LIMITSD" status --control "$LOG/ctl" 2>/dev/null |
-		jq -r --arg t "$1" '.namespaces[0].taps[] | select(.ifname == $t) | .incomplete'
-}
-# shellcheck disable=SC2317 # called through slowwait
-daemon_incomplete_is() { [ "$(daemon_incomplete "$1")" = "$2" ]; }
-slowwait 10 daemon_incomplete_is tapr true ||
-	check_err 1 "running daemon after the rule: tapr incomplete is '$(daemon_incomplete tapr)'"
-# The rule's removal alone (a rule event, no route event) clears it.
-rip rule del from 192.0.2.1/32 table 100 pref 1000
-slowwait 10 daemon_incomplete_is tapr false ||
-	check_err 1 "running daemon after the rule left: tapr incomplete is '$(daemon_incomplete tapr)'"
-log_test "gso-limitsd: a running daemon follows rule events"
-check_eq "tapr without the rule incomplete" "$(tap_json tapr | jq -r .incomplete)" null
-log_test "gso-probe: without the rule, complete again"
+# routed_egress TAP: gso-probe's egress devices and rules, sorted.
+routed_egress() { tap_json "$1" | jq -r '[.egress[] | "\(.ifname):\(.rule)"] | sort | join(",")'; }
+check_eq "tapr, no rule" "$(fields tapr)" "ok 50000 32 eg2 route route"
+check_eq "tapr, no rule: egress" "$(routed_egress tapr)" "eg1:route,eg2:route"
+log_test "gso-probe: routed tap, a table no rule looks up does not count"
+
+rip rule add to 192.0.2.0/24 table 100 pref 1000
+check_eq "tapr by rule" "$(fields tapr)" "ok 60000 32 eg0 route route"
+check_eq "tapr by rule: egress" "$(routed_egress tapr)" "eg0:route,eg1:route"
+check_eq "tapr by rule: incomplete" "$(tap_json tapr | jq -r .incomplete)" null
+check_eq "daemon tapr by rule" "$(daemon_fields "$ROUTER" tapr)" "ok 60000 32 eg0 route route"
+log_test "gso-probe, gso-limitsd: a rule's table counts, the main route it hides does not"
+slowwait 10 daemon_path_is tapr "ok 60000 32" ||
+	check_err 1 "running daemon after the rule: tapr is '$(daemon_path tapr)', want 'ok 60000 32'"
+log_test "gso-limitsd: a running daemon follows a rule event"
+
+routed_boundary rule "eg0 (table 100)"
+
+# Table 200's route first: no rule looks it up yet, the path stays.
+rip route add default dev eg2 table 200
+check_eq "tapr, table 200 unused" "$(fields tapr)" "ok 60000 32 eg0 route route"
+rip rule add fwmark 1 table 200 pref 900
+check_eq "tapr by fwmark rule" "$(fields tapr)" "ok 50000 32 eg2 route route"
+check_eq "tapr by fwmark rule: egress" "$(routed_egress tapr)" "eg0:route,eg1:route,eg2:route"
+check_eq "tapr by fwmark rule: incomplete" "$(tap_json tapr | jq -r .incomplete)" null
+log_test "gso-probe: a rule with an fwmark selector may apply: the minimum of the tables"
+slowwait 10 daemon_path_is tapr "ok 50000 32" ||
+	check_err 1 "running daemon after the fwmark rule: tapr is '$(daemon_path tapr)'"
+# The rule's removal alone (a rule event, no route event) undoes it.
+rip rule del pref 900
+slowwait 10 daemon_path_is tapr "ok 60000 32" ||
+	check_err 1 "running daemon after the fwmark rule left: tapr is '$(daemon_path tapr)'"
+log_test "gso-limitsd: a running daemon follows the fwmark rule's events"
+
+rip rule add l3mdev pref 800
+check_eq "tapr with an l3mdev rule" "$(fields tapr)" "ok 60000 32 eg0 route route"
+check_eq "tapr with an l3mdev rule: incomplete" "$(tap_json tapr | jq -r .incomplete)" null
+log_test "gso-probe: an l3mdev (VRF) rule never matches a tap with no master"
+rip rule del pref 800
+
+rip rule del pref 1000
+check_eq "tapr without the rules" "$(fields tapr)" "ok 50000 32 eg2 route route"
+log_test "gso-probe: without the rules, main's routes again"
 
 # --- more than 256 ports ----------------------------------------------------
 CUR=$HOST

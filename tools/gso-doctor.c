@@ -30,6 +30,7 @@
 #include "lib/fail.h"
 #include "lib/parse.h"
 #include "lib/route_query.h"
+#include "lib/rule_query.h"
 #include "lib/sysfs.h"
 
 #define DOCTOR_EXIT_ERROR	2
@@ -161,13 +162,20 @@ int main(int argc, char **argv)
 	}
 	/* Routes: a routed tap's egress, a tunnel's underlay (lib/path_limits.c, rules 5, 6). */
 	err = route_query_dump(&q, &ctx.routes, &ctx.route_count);
-	link_query_fini(&q);
 	if (err) {
 		errno = -err;
 		fail_errno("RTM_GETROUTE dump");
 	}
+	/* Rules: the tables a routed tap's packets are looked up in (rule 7). */
+	err = rule_query_dump(&q, &ctx.rules, &ctx.rule_count);
+	link_query_fini(&q);
+	if (err) {
+		errno = -err;
+		fail_errno("RTM_GETRULE dump");
+	}
 	ctx.table = (struct link_table){ .links = ctx.links, .count = ctx.link_count,
 					 .routes = ctx.routes, .nroutes = ctx.route_count,
+					 .rules = ctx.rules, .nrules = ctx.rule_count,
 					 .routes_known = true };
 	for (i = 0; i < ctx.iface_count; i++)
 		if (!link_table_by_name(&ctx.table, ctx.ifaces[i]))
@@ -203,6 +211,7 @@ int main(int argc, char **argv)
 	ethtool_query_fini(&ctx.eth);
 	free(ctx.links);
 	free(ctx.routes);
+	free(ctx.rules);
 	free(ctx.ifaces);
 	return status;
 }

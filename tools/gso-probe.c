@@ -193,7 +193,8 @@ int main(int argc, char **argv)
 	const char *ifname = NULL;
 	struct link_info *links;
 	struct route_info *routes = NULL;
-	size_t nroutes = 0;
+	struct rule_info *rules = NULL;
+	size_t nroutes = 0, nrules = 0;
 	struct link_table table;
 	struct link_query q;
 	struct path_limits p;
@@ -212,12 +213,20 @@ int main(int argc, char **argv)
 	}
 	/* Routes: a routed tap's egress, a tunnel's underlay (lib/path_limits.c). */
 	err = route_query_dump(&q, &routes, &nroutes);
-	link_query_fini(&q);
 	if (err) {
 		errno = -err;
 		fail_errno("RTM_GETROUTE dump");
 	}
-	table = (struct link_table){ .links = links, .count = count, .routes = routes, .nroutes = nroutes, .routes_known = true };
+	/* Rules: the tables a routed tap's packets are looked up in (rule 7). */
+	err = rule_query_dump(&q, &rules, &nrules);
+	link_query_fini(&q);
+	if (err) {
+		errno = -err;
+		fail_errno("RTM_GETRULE dump");
+	}
+	table = (struct link_table){ .links = links, .count = count, .routes = routes,
+				     .nroutes = nroutes, .rules = rules, .nrules = nrules,
+				     .routes_known = true };
 	if (ifname && !link_table_by_name(&table, ifname))
 		fail_msg("%s: No such device", ifname);
 
@@ -246,5 +255,6 @@ int main(int argc, char **argv)
 		fail_errno("stdout");
 	free(links);
 	free(routes);
+	free(rules);
 	return EXIT_SUCCESS;
 }

@@ -69,6 +69,8 @@ struct doctor_ctx {
 	size_t link_count;
 	struct route_info *routes;	/* RTM_GETROUTE dump (routed taps, tunnel underlays) */
 	size_t route_count;
+	struct rule_info *rules;	/* RTM_GETRULE dump (which tables routed taps use) */
+	size_t rule_count;
 	struct link_table table;
 	struct ethtool_query eth;
 	struct doctor_report report;

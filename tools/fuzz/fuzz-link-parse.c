@@ -6,7 +6,8 @@
  * buffer whose message claims 2^31 bytes or more; crash-* in the corpus),
  * link_info_parse() reads each RTM_NEWLINK, route_info_parse()
  * (lib/route_query.c) each RTM_NEWROUTE, nexthop_info_parse()
- * (lib/nexthop_query.c) each RTM_NEWNEXTHOP.
+ * (lib/nexthop_query.c) each RTM_NEWNEXTHOP, rule_info_parse()
+ * (lib/rule_query.c) each RTM_NEWRULE.
  */
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
@@ -17,6 +18,7 @@
 #include "lib/nexthop_query.h"
 #include "lib/nl_batch.h"
 #include "lib/route_query.h"
+#include "lib/rule_query.h"
 
 static int link_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -31,6 +33,13 @@ static int link_cb(const struct nlmsghdr *nlh, void *data)
 			fuzz_assert(ri.noif <= ROUTE_MAX_NEXTHOPS);
 			fuzz_assert(ri.dst_len <= (ri.family == AF_INET ? 32 : 128));
 		}
+		return MNL_CB_OK;
+	}
+	if (nlh->nlmsg_type == RTM_NEWRULE) {
+		struct rule_info ru;
+
+		if (!rule_info_parse(nlh, &ru))
+			fuzz_assert(ru.dst_len <= (ru.family == AF_INET ? 32 : 128));
 		return MNL_CB_OK;
 	}
 	if (nlh->nlmsg_type == RTM_NEWNEXTHOP) {

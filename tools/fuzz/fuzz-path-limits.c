@@ -3,8 +3,8 @@
  * The host path computation (lib/path_limits.c) on random link tables:
  * any masters, lowers, kinds, loops and duplicate ifindexes, as a racing
  * dump or a strange host may produce; VXLAN/Geneve underlays and routes
- * taken from the same bytes (the input format is unchanged: 12 bytes a
- * link).  Every link is tried as the start.
+ * and policy rules taken from the same bytes (the input format is
+ * unchanged: 12 bytes a link).  Every link is tried as the start.
  */
 #include <sys/socket.h>
 
@@ -52,15 +52,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct link_info *links;
 	struct route_info *routes;
+	struct rule_info *rules;
 	struct link_table t;
-	size_t nroutes = 0;
+	size_t nroutes = 0, nrules = 0;
 	size_t n = size / LINK_BYTES, i;
 
 	if (n > FUZZ_MAX_LINKS)
 		n = FUZZ_MAX_LINKS;
 	links = calloc(n ? n : 1, sizeof(*links));
 	routes = calloc(n ? n : 1, sizeof(*routes));
-	if (!links || !routes)
+	rules = calloc(n ? n : 1, sizeof(*rules));
+	if (!links || !routes || !rules)
 		abort();
 	for (i = 0; i < n; i++) {
 		const uint8_t *b = data + i * LINK_BYTES;
@@ -102,12 +104,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				r->oif[r->noif++] = b[2] % 41;
 			r->nexthop_object = b[3] & 128;
 		}
+		/*
+		 * Some give a policy rule: any action (unknown ones too), table,
+		 * prefix, goto target; in the order of the bytes, not sorted.
+		 */
+		if (b[3] & 64) {
+			struct rule_info *ru = &rules[nrules++];
+
+			ru->family = b[11] & 1 ? AF_INET6 : AF_INET;
+			ru->action = b[9] % 10;
+			ru->table = b[4] & 64 ? 254 : b[6];
+			ru->priority = b[10];
+			ru->goto_target = b[5];
+			ru->dst_len = b[8] % 129;
+			memcpy(ru->dst, b + 4, 4);
+			ru->conditional = b[3] & 32;
+			ru->l3mdev = b[3] & 16;
+		}
 	}
 	t = (struct link_table){ .links = links, .count = n, .routes = routes,
-				 .nroutes = nroutes, .routes_known = n && (data[0] & 1) };
+				 .nroutes = nroutes, .rules = rules, .nrules = nrules,
+				 .routes_known = n && (data[0] & 1) };
 	for (i = 0; i < n; i++)
 		check_path(&t, &links[i]);
 	free(links);
 	free(routes);
+	free(rules);
 	return 0;
 }

@@ -1,5 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <sys/socket.h>
+
 #include "nl_attr.h"
+
+const void *nl_inet_header(const struct nlmsghdr *nlh, size_t len)
+{
+	const uint8_t *hdr = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN || mnl_nlmsg_get_payload_len(nlh) < len || !len)
+		return NULL;
+	return hdr[0] == AF_INET || hdr[0] == AF_INET6 ? hdr : NULL;
+}
 
 struct nl_attr_table {
 	const enum mnl_attr_data_type *policy;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A message's netlink attributes into a table by type, driven by a policy
+ * One rtnetlink message's family header checked, and its netlink
+ * attributes into a table by type, driven by a policy
  * array as the kernel's struct nla_policy arrays drive nla_parse(): one
  * attribute callback (libmnl's examples/rtnl idiom: skip types newer than
  * the headers, mnl_attr_validate() each kept one) for every parser that
@@ -12,6 +13,13 @@
 #include <libmnl/libmnl.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * The family header of @nlh, @len bytes, if the message holds it and the
+ * family (its first byte in every rtnetlink header) is IPv4 or IPv6; NULL
+ * otherwise: the route and rule parsers read nothing else.
+ */
+const void *nl_inet_header(const struct nlmsghdr *nlh, size_t len);
 
 /*
  * Fill @tb (@maxtype + 1 slots, zeroed by the caller) with the attributes

@@ -98,11 +98,41 @@
  *    not the tap itself, the loopback, IPv6 link-local routes
  *    (ip6_forward() does not forward them), local, blackhole or
  *    unreachable routes.  NAT rewrites addresses, not the device choice
- *    made by routing after it.  Policy rules are not evaluated (all
- *    tables' default routes count instead); a rule beyond the three
- *    default ones (lib/rule_query.c) marks the path incomplete ("policy
- *    rules present").  No route out: status "no master".
+ *    made by routing after it.  Which tables count is rule 7's answer.
+ *    No route out: status "no master".
+ * 7. Policy rules (`ip rule`, lib/rule_query.c) choose the tables a
+ *    routed tap's packet is looked up in: fib_rules_lookup() tries the
+ *    rules by priority, and a rule "to table" that matches ends the walk
+ *    unless that table has no route for the packet (fib4_rule_action(),
+ *    fib6_rule_action(): only -EAGAIN goes on).  A route counts if, for
+ *    some destination in its prefix, a rule that may match looks up its
+ *    table before the walk has surely ended:
+ *    - a rule whose destination prefix excludes the route's prefix never
+ *      matches its packets;
+ *    - a rule that matches every packet to the prefix (no selector but a
+ *      destination prefix that holds it; `conditional` rules: iif/oif,
+ *      fwmark, ports, UID range, TOS, protocol, source prefix, inverted,
+ *      a suppressor, may or may not) ends the walk for all of them when
+ *      its table answers the whole prefix (a route that holds it, of any
+ *      type but throw, and no throw route inside it), and so does a
+ *      blackhole, unreachable or prohibit rule (the packet is dropped);
+ *    - a goto may jump over the rules up to its target's priority: those
+ *      end nothing; a nop goes on;
+ *    - an l3mdev (VRF) rule looks up the table of the packet's VRF
+ *      (l3mdev_fib_rule_match()); a routed tap has no master, so is in
+ *      none, and the rule never matches its packets;
+ *    - an action not named here: the route counts and the path is
+ *      incomplete.
+ *    So a route counts when the walk may reach its table; that it is then
+ *    the longest match is not checked (every route of a reached table
+ *    counts): the limit may be lower than a given flow needs, never
+ *    higher.  A family without rules (a kernel without
+ *    CONFIG_FIB_RULES, whose fib_lookup() reads local and main) is
+ *    walked with the three rules every namespace starts with.  Tunnel
+ *    underlays (rule 5) read the main table only: rules are not applied
+ *    there.
  */
+#include <linux/fib_rules.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -112,9 +142,11 @@
 
 #define ARPHRD_ETHER_NUM	1
 #define ARPHRD_LOOPBACK_NUM	772
+#define RT_TABLE_DEFAULT_NUM	253
 #define RT_TABLE_MAIN_NUM	254
 #define RT_TABLE_LOCAL_NUM	255
 #define RTN_UNICAST_NUM		1
+#define RTN_THROW_NUM		9
 #define NOT_VISITED		(-1)
 
 /*
@@ -292,17 +324,17 @@ static bool ipv6_link_local(const uint8_t *a)
 	return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
 }
 
-/* Whether route @r can carry a forwarded packet of @family (0: either) out of a device. */
-static bool route_forwards(const struct route_info *r, uint8_t family, bool main_only)
+/*
+ * Whether route @r can carry a forwarded packet of @family (0: either) out
+ * of a device, if its table is looked up (rule 7 says whether it is).
+ */
+static bool route_forwards(const struct route_info *r, uint8_t family)
 {
 	if (r->type != RTN_UNICAST_NUM || r->table == RT_TABLE_LOCAL_NUM)
 		return false;
 	if (family && r->family != family)
 		return false;
-	if (r->family == AF_INET6 && r->dst_len >= 10 && ipv6_link_local(r->dst))
-		return false;
-	/* Other tables (policy routing) count with their default routes only. */
-	return r->table == RT_TABLE_MAIN_NUM || (!main_only && r->dst_len == 0);
+	return !(r->family == AF_INET6 && r->dst_len >= 10 && ipv6_link_local(r->dst));
 }
 
 /* Expand every device of route @r, except @skip (the tap the traffic comes from). */
@@ -340,11 +372,123 @@ static void expand_route(struct path_walk *w, const struct route_info *r,
 /* Whether the first @bits bits of @a and @b agree. */
 static bool prefix_match(const uint8_t *a, const uint8_t *b, unsigned int bits)
 {
-	unsigned int full = bits / 8, rest = bits % 8;
+	unsigned int full, rest;
+
+	if (bits > 128)
+		bits = 128;	/* the addresses' 16 bytes: a made-up length reads no further */
+	full = bits / 8;
+	rest = bits % 8;
 
 	if (memcmp(a, b, full))
 		return false;
 	return !rest || !((a[full] ^ b[full]) & (0xff00u >> rest));
+}
+
+/* Whether prefixes @a/@alen and @b/@blen share an address. */
+static bool prefixes_overlap(const uint8_t *a, unsigned int alen, const uint8_t *b,
+			     unsigned int blen)
+{
+	return prefix_match(a, b, alen < blen ? alen : blen);
+}
+
+/* Whether prefix @a/@alen holds all of @b/@blen. */
+static bool prefix_holds(const uint8_t *a, unsigned int alen, const uint8_t *b, unsigned int blen)
+{
+	return alen <= blen && prefix_match(a, b, alen);
+}
+
+/*
+ * Rule 7: whether a lookup in @table answers every destination of
+ * @dst/@dst_len, so a rule that sends them all there ends the walk: a
+ * route holds the prefix (of any type but throw: a blackhole or
+ * unreachable answer ends the walk too) and no throw route, which sends
+ * the walk on (-EAGAIN), lies in it.
+ */
+static bool table_answers(const struct link_table *t, uint8_t family, uint32_t table,
+			  const uint8_t *dst, unsigned int dst_len)
+{
+	bool held = false;
+	size_t i;
+
+	for (i = 0; i < t->nroutes; i++) {
+		const struct route_info *r = &t->routes[i];
+
+		if (r->family != family || r->table != table)
+			continue;
+		if (r->type == RTN_THROW_NUM) {
+			if (prefixes_overlap(r->dst, r->dst_len, dst, dst_len))
+				return false;
+		} else if (prefix_holds(r->dst, r->dst_len, dst, dst_len)) {
+			held = true;
+		}
+	}
+	return held;
+}
+
+/*
+ * The rules of a family the table has none of: what every namespace
+ * starts with (fib_default_rules_init(), fib6_rules_net_init()), which
+ * is also the lookup of a kernel without CONFIG_FIB_RULES.
+ */
+static const struct rule_info implicit_rules[] = {
+	{ .action = FR_ACT_TO_TBL, .priority = 0, .table = RT_TABLE_LOCAL_NUM },
+	{ .action = FR_ACT_TO_TBL, .priority = 32766, .table = RT_TABLE_MAIN_NUM },
+	{ .action = FR_ACT_TO_TBL, .priority = 32767, .table = RT_TABLE_DEFAULT_NUM },
+};
+
+/*
+ * Rule 7: whether the rules may look route @r's table up for a packet to
+ * some destination of @r's prefix (a routed tap's packet: no VRF).
+ */
+static bool route_chosen_by_rules(struct path_walk *w, const struct route_info *r)
+{
+	const struct link_table *t = w->t;
+	const struct rule_info *rules = implicit_rules;
+	size_t n = sizeof(implicit_rules) / sizeof(implicit_rules[0]), i;
+	uint32_t jumped_to = 0;		/* a goto may skip the rules below this priority */
+	bool own = false;
+
+	for (i = 0; i < t->nrules && !own; i++)
+		own = t->rules[i].family == r->family;
+	if (own) {
+		rules = t->rules;
+		n = t->nrules;
+	}
+	for (i = 0; i < n; i++) {
+		const struct rule_info *ru = &rules[i];
+		bool all;
+
+		if ((own && ru->family != r->family) || ru->l3mdev ||
+		    !prefixes_overlap(ru->dst, ru->dst_len, r->dst, r->dst_len))
+			continue;
+		/* Applies to every packet to the prefix (unless a goto jumped over it). */
+		all = !ru->conditional && ru->priority >= jumped_to &&
+		      prefix_holds(ru->dst, ru->dst_len, r->dst, r->dst_len);
+		switch (ru->action) {
+		case FR_ACT_TO_TBL:
+			if (ru->table == r->table)
+				return true;
+			if (all && table_answers(t, r->family, ru->table, r->dst, r->dst_len))
+				return false;
+			break;
+		case FR_ACT_GOTO:
+			if (ru->goto_target > jumped_to)
+				jumped_to = ru->goto_target;
+			break;
+		case FR_ACT_NOP:
+			break;
+		case FR_ACT_BLACKHOLE:
+		case FR_ACT_UNREACHABLE:
+		case FR_ACT_PROHIBIT:
+			if (all)
+				return false;	/* dropped: nothing leaves */
+			break;
+		default:
+			mark_incomplete(w, "a policy rule has an action that is not evaluated");
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
@@ -429,8 +573,8 @@ static void expand_tunnel(struct path_walk *w, const struct link_info *li, int d
 		for (i = 0; i < w->t->nroutes; i++) {
 			const struct route_info *r = &w->t->routes[i];
 
-			if (route_forwards(r, li->tunnel_external ? 0 : (v6 ? AF_INET6 : AF_INET),
-					   true) && r->noif) {
+			if (route_forwards(r, li->tunnel_external ? 0 : (v6 ? AF_INET6 : AF_INET)) &&
+			    r->table == RT_TABLE_MAIN_NUM && r->noif) {
 				expand_route(w, r, li, depth + 1, rule, overhead);
 				found = true;
 			}
@@ -518,13 +662,12 @@ static void forward_by_routes(struct path_walk *w, const struct link_info *start
 	size_t i;
 
 	w->out->used_routes = true;
-	/* Rules choose the table per packet; they are not evaluated (lib/rule_query.h). */
-	for (i = 0; i < w->t->nroutes; i++)
-		if (w->t->routes[i].policy_rules)
-			mark_incomplete(w, "policy rules present");
-	for (i = 0; i < w->t->nroutes; i++)
-		if (route_forwards(&w->t->routes[i], 0, false))
-			expand_route(w, &w->t->routes[i], start, 1, PATH_RULE_ROUTE, 0);
+	for (i = 0; i < w->t->nroutes; i++) {
+		const struct route_info *r = &w->t->routes[i];
+
+		if (route_forwards(r, 0) && route_chosen_by_rules(w, r))
+			expand_route(w, r, start, 1, PATH_RULE_ROUTE, 0);
+	}
 }
 
 static int64_t *visit_set_new(size_t count)

@@ -25,6 +25,7 @@
 
 #include "link_query.h"
 #include "route_query.h"
+#include "rule_query.h"
 
 /* The guest's defaults, and the largest values the virtio config can carry. */
 #define PATH_NO_SIZE_LIMIT	65536u	/* GSO_LEGACY_MAX_SIZE */
@@ -76,8 +77,9 @@ struct path_limits {
 	bool truncated;				/* more than PATH_MAX_EGRESS devices */
 	/*
 	 * A part of the path could not be followed (a tunnel's underlay not in
-	 * the table, a route through a nexthop object): the limits cover what
-	 * was followed; incomplete_why says what was not.
+	 * the table, a route through a nexthop object, a policy rule whose
+	 * action is not evaluated): the limits cover what was followed;
+	 * incomplete_why says what was not.
 	 */
 	bool incomplete;
 	const char *incomplete_why;		/* static text, or NULL */
@@ -103,12 +105,18 @@ struct path_limits {
  * The namespace's links and, when the caller dumped them, its routes
  * (routes_known): without routes, a tap that is no port of anything is
  * "no_master" and a tunnel without a link attribute has no known underlay.
+ * With the routes, its policy rules (rule_query_dump(), in the kernel's
+ * order): they choose the tables a routed tap's packets are looked up in
+ * (path_limits.c, rule 7).  A family without rules is looked up as a
+ * kernel without policy routing does it.
  */
 struct link_table {
 	const struct link_info *links;
 	size_t count;
 	const struct route_info *routes;
 	size_t nroutes;
+	const struct rule_info *rules;
+	size_t nrules;
 	bool routes_known;
 };
 

@@ -13,13 +13,11 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "array_grow.h"
 #include "link_query.h"
 #include "nexthop_query.h"
 #include "nl_attr.h"
 #include "nl_dump.h"
 #include "route_query.h"
-#include "rule_query.h"
 
 /* Older uapi headers (Debian 12's 6.1 has it; named for clarity of the ABI number). */
 #ifndef RTA_NH_ID
@@ -73,13 +71,11 @@ static void multipath_oifs(const struct nlattr *mp, struct route_info *ri)
 int route_info_parse(const struct nlmsghdr *nlh, struct route_info *ri)
 {
 	const struct nlattr *tb[RTA_MAX + 1] = { 0 };
-	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	const struct rtmsg *rtm = nl_inet_header(nlh, sizeof(*rtm));
 	size_t addr_len;
 
 	memset(ri, 0, sizeof(*ri));
-	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN || mnl_nlmsg_get_payload_len(nlh) < sizeof(*rtm))
-		return -EINVAL;
-	if (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6)
+	if (!rtm)
 		return -EINVAL;
 	ri->family = rtm->rtm_family;
 	addr_len = ri->family == AF_INET ? 4 : 16;
@@ -141,20 +137,6 @@ int route_query_dump(struct link_query *q, struct route_info **routes, size_t *c
 		if (!ret)
 			route_resolve_nexthops(list.items, list.count, nhs, nnhs);
 		free(nhs);
-	}
-	if (!ret) {
-		bool rules = false;
-
-		ret = rule_query_policy(q, &rules);
-		if (!ret && rules) {
-			struct route_info *found;
-
-			/* The marker entry (route_query.h): one more slot, no route. */
-			list.items = array_grow(list.items, list.count, &list.cap, list.item_size);
-			found = list.items;
-			memset(&found[list.count], 0, sizeof(*found));
-			found[list.count++].policy_rules = true;
-		}
 	}
 	if (ret) {
 		free(list.items);

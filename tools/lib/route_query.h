@@ -30,7 +30,6 @@ struct route_info {
 	uint32_t nh_id;			/* RTA_NH_ID: the nexthop object the route uses, 0: none */
 	bool nexthop_object;		/* uses an object whose devices are not resolved (yet) */
 	bool truncated;			/* more nexthops than oif[] holds */
-	bool policy_rules;		/* no route: a marker, rules beyond the defaults exist */
 };
 
 /*
@@ -43,10 +42,9 @@ int route_info_parse(const struct nlmsghdr *nlh, struct route_info *ri);
 /*
  * Every IPv4 and IPv6 route of the current network namespace (all tables)
  * in a malloc()ed array the caller frees, a route through a nexthop object
- * with that object's devices (lib/nexthop_query.h).  When policy rules
- * beyond the defaults exist (lib/rule_query.h), one more entry, no route
- * (type RTN_UNSPEC), has policy_rules set: the routes alone do not say
- * which a forwarded packet uses.  0 or -errno.
+ * with that object's devices (lib/nexthop_query.h).  Which tables a
+ * packet is looked up in is the policy rules' choice (lib/rule_query.h,
+ * dumped apart).  0 or -errno.
  */
 int route_query_dump(struct link_query *q, struct route_info **routes, size_t *count);
 

@@ -134,6 +134,8 @@ struct netns {
 	size_t nlinks;
 	struct route_info *routes;	/* last route dump, in the kernel's order */
 	size_t nroutes;
+	struct rule_info *rules;	/* last rule dump, in the kernel's order */
+	size_t nrules;
 	struct tap **taps;
 	size_t ntaps;
 	bool dirty;			/* events not processed yet */

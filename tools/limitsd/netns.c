@@ -98,8 +98,8 @@ static int open_sockets(struct netns *ns)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 	/*
 	 * Route and rule events too: routed taps and tunnels without a link
-	 * follow the routes, and a routed path is incomplete while policy
-	 * rules exist (lib/rule_query.h).
+	 * follow the routes, and the policy rules choose the tables a routed
+	 * tap's packets are looked up in (lib/path_limits.c, rule 7).
 	 */
 	if (mnl_socket_bind(ns->events, RTMGRP_LINK | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE |
 			    RTMGRP_IPV4_RULE, MNL_SOCKET_AUTOPID) < 0)
@@ -170,6 +170,7 @@ void netns_close(struct netns *ns)
 	free(ns->taps);
 	free(ns->links);
 	free(ns->routes);
+	free(ns->rules);
 	if (ns->events)
 		mnl_socket_close(ns->events);
 	link_query_fini(&ns->dumpq);
@@ -345,7 +346,8 @@ static void compute_deps(struct tap *t, const struct link_table *tbl, const stru
 static void recompute(struct netns *ns, struct tap *t, const struct link_info *li)
 {
 	struct link_table tbl = { .links = ns->links, .count = ns->nlinks, .routes = ns->routes,
-				  .nroutes = ns->nroutes, .routes_known = true };
+				  .nroutes = ns->nroutes, .rules = ns->rules, .nrules = ns->nrules,
+				  .routes_known = true };
 	struct path_limits p;
 
 	ld_count.recomputes++;
@@ -461,7 +463,9 @@ void netns_process(struct netns *ns)
 {
 	struct link_info *links, *old = ns->links;
 	struct route_info *routes;
-	size_t count, nold = ns->nlinks, nroutes, i, j;
+	struct rule_info *rules = NULL;
+	size_t count, nold = ns->nlinks, nroutes, nrules = 0, i, j;
+	const char *what = "route";
 	bool routes_changed;
 	struct int_set touched = { 0 }, holders_due = { 0 };
 	struct tap **check;
@@ -481,20 +485,34 @@ void netns_process(struct netns *ns)
 		return;
 	}
 	ret = route_query_dump(&ns->dumpq, &routes, &nroutes);
+	if (!ret) {
+		what = "rule";
+		ret = rule_query_dump(&ns->dumpq, &rules, &nrules);
+		if (ret)
+			free(routes);
+	}
 	if (ret) {
 		free(links);
-		ld_log("%s: route dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
-		       strerror(-ret));
+		ld_log("%s: %s dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
+		       what, strerror(-ret));
 		ns->dirty = true;
 		ns->last_event = clock_now_s();
 		return;
 	}
-	/* route_info_parse() zeroes each entry: equal routes compare equal bytewise. */
-	routes_changed = nroutes != ns->nroutes ||
-			 (nroutes && memcmp(routes, ns->routes, nroutes * sizeof(*routes)));
+	/*
+	 * route_info_parse() and rule_info_parse() zero each entry: equal
+	 * entries compare equal bytewise.  A rule change counts as a route
+	 * change: it moves routed taps' packets to other tables.
+	 */
+	routes_changed = nroutes != ns->nroutes || nrules != ns->nrules ||
+			 (nroutes && memcmp(routes, ns->routes, nroutes * sizeof(*routes))) ||
+			 (nrules && memcmp(rules, ns->rules, nrules * sizeof(*rules)));
 	free(ns->routes);
 	ns->routes = routes;
 	ns->nroutes = nroutes;
+	free(ns->rules);
+	ns->rules = rules;
+	ns->nrules = nrules;
 	qsort(links, count, sizeof(*links), cmp_link);
 
 	/* Changed devices, and the masters they left or joined. */

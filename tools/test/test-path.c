@@ -8,6 +8,7 @@
  * tests/tools-paths.sh check the netlink side and the kernel's behaviour.
  */
 #include <arpa/inet.h>
+#include <linux/fib_rules.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,11 @@
 
 #define ALL_LIMITS (LINK_HAS_GSO_MAX_SIZE | LINK_HAS_GSO_MAX_SEGS | \
 		    LINK_HAS_GSO_IPV4_MAX_SIZE | LINK_HAS_TSO_MAX_SIZE | LINK_HAS_TSO_MAX_SEGS)
-#define MAX_LINKS	24
+#define TOPO_MAX_LINKS	24
 #define NO_SUCH_LINK	1000	/* a lower whose ifindex is not in the table */
 
 struct topology {
-	struct link_info links[MAX_LINKS];
+	struct link_info links[TOPO_MAX_LINKS];
 	size_t count;
 };
 
@@ -46,11 +47,11 @@ static int index_of(const struct topology *t, const char *name)
 static struct topology topology(const char *spec)
 {
 	struct topology t = { .count = 0 };
-	char copy[512], *words[MAX_LINKS] = { NULL }, *w, *save = NULL;
+	char copy[512], *words[TOPO_MAX_LINKS] = { NULL }, *w, *save = NULL;
 	size_t i;
 
 	snprintf(copy, sizeof(copy), "%s", spec);
-	for (w = strtok_r(copy, " ", &save); w && t.count < MAX_LINKS; w = strtok_r(NULL, " ", &save)) {
+	for (w = strtok_r(copy, " ", &save); w && t.count < TOPO_MAX_LINKS; w = strtok_r(NULL, " ", &save)) {
 		struct link_info *li = &t.links[t.count];
 		char *limits = strchr(w, '/');
 
@@ -101,20 +102,31 @@ static struct link_info *link_named(struct topology *t, const char *name)
 	abort();
 }
 
+/* "DST/LEN" ("default" for IPv4's 0/0, "default6" for IPv6's) into its family, address, length. */
+static void prefix(const char *dst, uint8_t *family, uint8_t *addr, uint8_t *len)
+{
+	const char *slash = strchr(dst, '/');
+	char text[64];
+
+	*family = strchr(dst, ':') || !strcmp(dst, "default6") ? AF_INET6 : AF_INET;
+	*len = 0;
+	if (!strncmp(dst, "default", 7))
+		return;
+	if (!slash)
+		abort();
+	snprintf(text, sizeof(text), "%.*s", (int)(slash - dst), dst);
+	if (inet_pton(*family, text, addr) != 1)
+		abort();
+	*len = (uint8_t)strtoul(slash + 1, NULL, 10);
+}
+
 /* A route of the main table: "DST/LEN" ("default" for 0/0) out of the named devices. */
 static struct route_info route(const struct topology *t, const char *dst, const char *devs)
 {
 	struct route_info r = { .type = 1, .table = 254 };
-	char copy[128], *w, *save = NULL, addr[64];
-	const char *slash = strchr(dst, '/');
+	char copy[128], *w, *save = NULL;
 
-	r.family = strchr(dst, ':') ? AF_INET6 : AF_INET;
-	if (strcmp(dst, "default")) {
-		snprintf(addr, sizeof(addr), "%.*s", (int)(slash - dst), dst);
-		if (inet_pton(r.family, addr, r.dst) != 1)
-			abort();
-		r.dst_len = (uint8_t)strtoul(slash + 1, NULL, 10);
-	}
+	prefix(dst, &r.family, r.dst, &r.dst_len);
 	snprintf(copy, sizeof(copy), "%s", devs);
 	for (w = strtok_r(copy, ",", &save); w && r.noif < ROUTE_MAX_NEXTHOPS;
 	     w = strtok_r(NULL, ",", &save))
@@ -136,19 +148,16 @@ static void egress_rules(const struct path_limits *p, char *buf, size_t len)
 	}
 }
 
-/* Like check_path, on a table with routes, comparing the rules and the size's rule. */
-static void check_rules(const char *what, const struct topology *topo,
-			const struct route_info *routes, size_t nroutes, const char *start,
+/* Like check_path, on a table with routes and rules, comparing the rules and the size's rule. */
+static void check_table(const char *what, const struct link_table *t, const char *start,
 			const char *want_status, uint32_t want_size, uint32_t want_segs,
 			const char *want_size_rule, const char *want_egress, bool want_incomplete)
 {
-	struct link_table t = { .links = topo->links, .count = topo->count, .routes = routes,
-				.nroutes = nroutes, .routes_known = routes != NULL };
 	struct path_limits p;
 	char egress[512];
 	bool ok;
 
-	path_limits_compute(&t, link_table_by_name(&t, start), &p);
+	path_limits_compute(t, link_table_by_name(t, start), &p);
 	egress_rules(&p, egress, sizeof(egress));
 	ok = !strcmp(path_status_name(p.status), want_status) && p.max_size == want_size &&
 	     p.max_segs == want_segs && !strcmp(path_rule_name(p.size_rule), want_size_rule) &&
@@ -156,6 +165,19 @@ static void check_rules(const char *what, const struct topology *topo,
 	check(ok, "%s (status %s size %u segs %u size_rule '%s' egress [%s]%s%s)", what,
 	      path_status_name(p.status), p.max_size, p.max_segs, path_rule_name(p.size_rule),
 	      egress, p.incomplete ? " incomplete: " : "", p.incomplete ? p.incomplete_why : "");
+}
+
+/* check_table() on @topo with @routes (NULL: not dumped) and no policy rules. */
+static void check_rules(const char *what, const struct topology *topo,
+			const struct route_info *routes, size_t nroutes, const char *start,
+			const char *want_status, uint32_t want_size, uint32_t want_segs,
+			const char *want_size_rule, const char *want_egress, bool want_incomplete)
+{
+	struct link_table t = { .links = topo->links, .count = topo->count, .routes = routes,
+				.nroutes = nroutes, .routes_known = routes != NULL };
+
+	check_table(what, &t, start, want_status, want_size, want_segs, want_size_rule,
+		    want_egress, want_incomplete);
 }
 
 /*
@@ -333,7 +355,7 @@ static void check_routed(void)
 	routes[n] = route(&t, "203.0.113.0/24", "eth3");
 	routes[n++].type = 6;					/* blackhole */
 	routes[n] = route(&t, "198.51.100.0/24", "eth3");
-	routes[n++].table = 100;				/* policy table, not default */
+	routes[n++].table = 100;				/* a table no rule looks up */
 	check_rules("routed tap: default and multipath routes", &t, routes, n, "tap0", "ok",
 		    60000, 32, "route", "eth0:route,eth1:route,eth2:route", false);
 	routes[n++] = route(&t, "192.0.2.6/32", "tap1");	/* another routed guest */
@@ -345,15 +367,99 @@ static void check_routed(void)
 		    "eth0:route,eth1:route,eth2:route,tap1:route,br0:route,eth4:bridge_port", true);
 	check_rules("routed tap: no routes", &t, routes + 2, 1, "tap0", "no_master", 65536, 65535,
 		    "", "", false);
-	/* Policy rules beyond the defaults (route_query_dump()'s marker entry): incomplete. */
-	n = 0;
-	routes[n++] = route(&t, "default", "eth0");
-	routes[n++] = (struct route_info){ .policy_rules = true };
-	check_rules("routed tap: policy rules present, incomplete", &t, routes, n, "tap0", "ok",
-		    64000, 65535, "route", "eth0:route", true);
 }
 
-/* Rule 7: Open vSwitch kernel datapath ports. */
+/* A policy rule: priority, action (FR_ACT_*), table, destination ("default": any). */
+static struct rule_info rule(uint32_t priority, uint8_t action, uint32_t table, const char *dst)
+{
+	struct rule_info r = { .priority = priority, .action = action, .table = table };
+
+	prefix(dst, &r.family, r.dst, &r.dst_len);
+	return r;
+}
+
+/* Insert @r into @rules (*@n of them) by priority, after equals: the kernel's order. */
+static void add_rule(struct rule_info *rules, size_t *n, struct rule_info r)
+{
+	size_t i = *n;
+
+	for (; i > 0 && rules[i - 1].priority > r.priority; i--)
+		rules[i] = rules[i - 1];
+	rules[i] = r;
+	(*n)++;
+}
+
+/*
+ * Rule 7: the policy rules choose the tables.  Main: default via eth0
+ * (64000) and 192.0.2.128/25 via eth3 (32 segments); table 100:
+ * 192.0.2.0/24 via eth1 (60000); table 200: default via eth2 (50000);
+ * main, IPv6: 2001:db8::/32 via eth4 (63000).
+ */
+static void check_policy_rules(void)
+{
+	const struct topology topo = topology("tap0:tun eth0/64000/65535 eth1/60000/65535 "
+					      "eth2/50000/65535 eth3/65536/32 eth4/63000/65535");
+	struct route_info routes[5];
+	struct rule_info rules[10] = { 0 }, r;
+	struct link_table t;
+	size_t n = 0;
+
+	routes[0] = route(&topo, "default", "eth0");
+	routes[1] = route(&topo, "192.0.2.0/24", "eth1");
+	routes[1].table = 100;
+	routes[2] = route(&topo, "default", "eth2");
+	routes[2].table = 200;
+	routes[3] = route(&topo, "192.0.2.128/25", "eth3");
+	routes[4] = route(&topo, "2001:db8::/32", "eth4");
+	t = (struct link_table){ .links = topo.links, .count = topo.count, .routes = routes,
+				 .nroutes = 5, .rules = rules, .routes_known = true };
+	check_table("rules: none (no CONFIG_FIB_RULES): local, main, default", &t, "tap0", "ok",
+		    63000, 32, "route", "eth0:route,eth3:route,eth4:route", false);
+
+	add_rule(rules, &n, rule(0, FR_ACT_TO_TBL, 255, "default"));
+	add_rule(rules, &n, rule(1000, FR_ACT_TO_TBL, 100, "192.0.2.0/24"));
+	add_rule(rules, &n, rule(32766, FR_ACT_TO_TBL, 254, "default"));
+	add_rule(rules, &n, rule(32767, FR_ACT_TO_TBL, 253, "default"));
+	t.nrules = n;
+	/* Table 100 answers all of 192.0.2.0/24: main's /25 is never reached; IPv6 has no rules. */
+	check_table("rules: to 192.0.2.0/24 lookup 100 ends the walk", &t, "tap0", "ok", 60000,
+		    65535, "route", "eth0:route,eth1:route,eth4:route", false);
+
+	r = rule(900, FR_ACT_TO_TBL, 200, "default");
+	r.conditional = true;					/* fwmark 1 */
+	add_rule(rules, &n, r);
+	t.nrules = n;
+	check_table("rules: fwmark 1 lookup 200 may apply: its table counts too", &t, "tap0",
+		    "ok", 50000, 65535, "route", "eth0:route,eth1:route,eth2:route,eth4:route",
+		    false);
+
+	r = rule(500, FR_ACT_GOTO, 0, "default");
+	r.goto_target = 32766;					/* fwmark 2 goto 32766 */
+	r.conditional = true;
+	add_rule(rules, &n, r);
+	t.nrules = n;
+	check_table("rules: a goto may jump over the rule that ended the walk", &t, "tap0", "ok",
+		    50000, 32, "route", "eth0:route,eth1:route,eth2:route,eth3:route,eth4:route",
+		    false);
+
+	add_rule(rules, &n, rule(400, FR_ACT_UNREACHABLE, 0, "192.0.2.128/25"));
+	add_rule(rules, &n, rule(450, FR_ACT_NOP, 0, "default"));
+	r = rule(460, FR_ACT_TO_TBL, 0, "default");
+	r.l3mdev = true;					/* l3mdev: no VRF here */
+	add_rule(rules, &n, r);
+	add_rule(rules, &n, rule(470, FR_ACT_TO_TBL, 254, "default6"));	/* IPv6's own */
+	t.nrules = n;
+	check_table("rules: unreachable, nop, l3mdev; IPv6 by its own rules", &t, "tap0", "ok",
+		    50000, 65535, "route", "eth0:route,eth1:route,eth2:route,eth4:route", false);
+
+	rules[0] = rule(0, 42, 0, "default");			/* an action not known here */
+	t.rules = rules;
+	check_table("rules: an action not evaluated: every route, incomplete", &t, "tap0", "ok",
+		    50000, 32, "route", "eth0:route,eth1:route,eth2:route,eth3:route,eth4:route",
+		    true);
+}
+
+/* Rule 1: Open vSwitch kernel datapath ports. */
 static void check_ovs(void)
 {
 	const struct topology t = topology("ovs-system:openvswitch tap0:tun@ovs-system "
@@ -441,6 +547,7 @@ int main(void)
 	check_bond_team();
 	check_tunnels();
 	check_routed();
+	check_policy_rules();
 	check_ovs();
 	return check_exit_status();
 }
