@@ -21,9 +21,12 @@
 #                                       libraries
 #   /opt/gso/bin/tcpdump                the captures of the nested guest's
 #                                       stream (tap and egress port)
-#   /opt/gso/bzImage, /opt/gso/guest.cpio.gz
-#                                       the nested guest's kernel and base
-#                                       initramfs (scripts/build-initramfs.sh)
+#   /opt/gso/bzImage, /opt/gso/guest.cpio
+#                                       the nested guest's kernel and
+#                                       initramfs (scripts/build-initramfs.sh
+#                                       --nested: uncompressed; a test
+#                                       appends its /test.sh as a gzip'd
+#                                       archive)
 # Cached in $GSO_CACHE/initramfs/hostvm-KEY.cpio.gz, KEY the hash of every
 # input; written in userspace like build-initramfs.sh (owner 0:0, mtime 0,
 # sorted, inode numbers renumbered: cpio --reproducible), so it is
@@ -44,7 +47,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$qemu" ] || qemu=$("$GSO_TOP/scripts/build-qemu.sh") || die "QEMU build failed"
 [ -n "$kernel" ] || kernel=$("$GSO_TOP/scripts/build-kernel.sh") || die "kernel build failed"
-guest=$("$GSO_TOP/scripts/build-initramfs.sh") || die "initramfs build failed"
+guest=$("$GSO_TOP/scripts/build-initramfs.sh" --nested) || die "initramfs build failed"
 [ -x "$qemu" ] || die "$qemu is not an executable"
 [ -f "$kernel" ] || die "$kernel is not a file"
 ip=$(command -v ip) || die "iproute2 is not installed"
@@ -87,7 +90,7 @@ for f in "${qlibs[@]}" "${firmware[@]}"; do
 	cp -L "$f" "$root$f"
 done
 cp "$kernel" "$root/opt/gso/bzImage"
-cp "$guest" "$root/opt/gso/guest.cpio.gz"
+cp "$guest" "$root/opt/gso/guest.cpio"
 chmod -R u=rwX,go=rX "$root"
 chmod 0755 "$root/usr/local/bin/qemu-system-x86_64" "$root/opt/gso/bin/ip" \
 	"$root/opt/gso/bin/tcpdump"

@@ -83,15 +83,17 @@ prog_libs() {
 		awk '/=> \// { print $3 } /^[ \t]*\/lib/ { print $1 }'
 }
 
-# write_cpio ROOT OUT: ROOT as a gzip'd newc archive at OUT (through
+# write_cpio ROOT OUT [COMPRESS]: ROOT as a newc archive at OUT (through
 # OUT.tmp, so an interrupted run leaves no archive), reproducible: sorted,
 # owner 0:0, mtime 0, no inode numbers.  Userspace only: no root needed.
+# COMPRESS: "gzip" (the default) or "none".
 write_cpio() {
-	local root=$1 out=$2
+	local root=$1 out=$2 compress=${3:-gzip}
 	mkdir -p "$(dirname "$out")"
 	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
 		xargs -0 touch -h -d @0 &&
 		find . -print0 | LC_ALL=C sort -z |
-		cpio --null -o -H newc -R 0:0 --reproducible --quiet) | gzip -9n > "$out.tmp"
+		cpio --null -o -H newc -R 0:0 --reproducible --quiet) |
+		if [ "$compress" = none ]; then cat; else gzip -9n; fi > "$out.tmp"
 	mv "$out.tmp" "$out"
 }

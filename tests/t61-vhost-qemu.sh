@@ -303,7 +303,7 @@ exit 0
 NESTED
 } > $N/root/test.sh
 chmod 755 $N/root/test.sh
-cp /opt/gso/guest.cpio.gz $N/initrd
+cp /opt/gso/guest.cpio $N/initrd
 (cd $N/root && echo test.sh | cpio -o -H newc -R 0:0 2>/dev/null | gzip) >> $N/initrd ||
 	fail "nested initrd"
 
@@ -319,7 +319,7 @@ nested_qemu() {
 		ctrl="-netdev tap,id=n1,ifname=$ctap,script=no,downscript=no,vhost=on -device virtio-net-pci,id=net1,netdev=n1,romfile="
 	mkfifo $N/$pfx-mq.in $N/$pfx-mq.out
 	# shellcheck disable=SC2086 # $ctrl is several words
-	echo $QEMU -M pc -accel tcg -m 256 -smp 1 -nodefaults -no-user-config \
+	echo $QEMU -M pc -accel tcg -m 128 -smp 1 -nodefaults -no-user-config \
 		-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
 		-kernel /opt/gso/bzImage -initrd $N/initrd \
 		-append "'console=ttyS0 panic=-1 oops=panic loglevel=4 kunit.enable=0'" \
