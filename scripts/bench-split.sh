@@ -11,8 +11,7 @@
 #   today   65160-byte payloads (over 64000 bytes) with net.core.gso_split=0:
 #           cut into 45 MSS segments in software, as without the series
 #   split   the same frames, net.core.gso_split=1: 2 GSO packets (43
-#           segments + 2) for the port (the figures in docs/results.md
-#           are still the first version's 44 + 1)
+#           segments + 2) for the port
 #   fits    62264-byte payloads (43 segments, within the limits),
 #           forwarded as they are
 # --base adds a second VM on the unpatched base with today's frames and
@@ -154,10 +153,13 @@ set boxwidth 0.7
 set grid ytics
 set yrange [0:*]
 unset key
+# "today-base" on two lines: the labels of five bars would run together.
+set bmargin 4
+lbl(s) = strstrt(s, "-") ? s[1:strstrt(s, "-") - 1] . "\n" . s[strstrt(s, "-") + 1:] : s
 set title "host CPU seconds per GB"
-plot "$table" using 3:xtic(1) lc rgb "#4477aa"
+plot "$table" using 3:xtic(lbl(strcol(1))) lc rgb "#4477aa"
 set title "packets per second handed to the port"
-plot "$table" using 5:xtic(1) lc rgb "#cc6677"
+plot "$table" using 5:xtic(lbl(strcol(1))) lc rgb "#cc6677"
 unset multiplot
 GP
 	log "plot: $plot"
