@@ -13,7 +13,12 @@ bool nl_batch_ok(const void *buf, size_t len)
 		struct nlmsghdr nlh;
 
 		memcpy(&nlh, p + off, sizeof(nlh));
-		if (nlh.nlmsg_len < sizeof(nlh) || nlh.nlmsg_len > len - off)
+		/*
+		 * Aligned as well: libmnl reads attributes up to the aligned
+		 * end (and NLMSG_ALIGN() of a length near 2^32 wraps to 0).
+		 */
+		if (nlh.nlmsg_len < sizeof(nlh) || nlh.nlmsg_len > len - off ||
+		    NLMSG_ALIGN(nlh.nlmsg_len) > len - off)
 			return false;
 		/* The next message starts at the aligned end; past the buffer ends the walk. */
 		if (NLMSG_ALIGN(nlh.nlmsg_len) >= len - off)
