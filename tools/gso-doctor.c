@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	int err, status;
 
 	fail_prog = "gso-doctor";
+	parse_version_exit(argc, argv);
 	fail_status = DOCTOR_EXIT_ERROR;
 	ctx.ifaces = calloc((size_t)argc, sizeof(*ctx.ifaces));
 	if (!ctx.ifaces)

@@ -161,6 +161,7 @@ int main(int argc, char **argv)
 	int i;
 
 	fail_prog = "gso-hist";
+	parse_version_exit(argc, argv);
 	parse_args(argc, argv, &opts);
 	for (i = 0; i < opts.hist.ncaps; i++)
 		read_capture(&opts.hist.caps[i]);

@@ -166,6 +166,7 @@ int main(int argc, char **argv)
 	double next_rescan;
 
 	fail_prog = "gso-limitsd";
+	parse_version_exit(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		status_cmd = true;
 		argv[1] = argv[0];

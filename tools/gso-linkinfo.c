@@ -37,6 +37,7 @@ int main(int argc, char **argv)
 	int err;
 
 	fail_prog = "gso-linkinfo";
+	parse_version_exit(argc, argv);
 	parse_json_iface_args(argc, argv, usage, true, &json, &ifname);
 
 	link_query_init(&q);

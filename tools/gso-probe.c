@@ -203,6 +203,7 @@ int main(int argc, char **argv)
 	int err;
 
 	fail_prog = "gso-probe";
+	parse_version_exit(argc, argv);
 	parse_json_iface_args(argc, argv, usage, false, &json, &ifname);
 
 	link_query_init(&q);

@@ -447,6 +447,7 @@ int main(int argc, char **argv)
 	struct stream_opts opts = { 0 };
 
 	fail_prog = "gso-stream";
+	parse_version_exit(argc, argv);
 	parse_args(argc, argv, &opts);
 	/* A peer that vanishes must give EPIPE and a result line, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);

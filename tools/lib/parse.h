@@ -26,6 +26,12 @@ bool parse_seconds(const char *str, double max_s, double *out);
 _Noreturn void parse_help_exit(const char *usage) __attribute__((noreturn));	/* see fail.h */
 
 /*
+ * "PROG VERSION" on stdout and exit status 0 when argv[1] is --version
+ * (PROG: fail_prog, set it first); otherwise nothing.  lib/version.c.
+ */
+void parse_version_exit(int argc, char **argv);
+
+/*
  * The command line of the tools that take "[--json|-j] [--help] [IFACE]": sets
  * *json and *ifname (NULL when absent); a second IFACE or an unknown
  * option ends the program with USAGE.  IFACE is required when
