@@ -26,6 +26,9 @@ PKGS_TEST=(iperf3 tcpdump ethtool libmnl-dev libpcap-dev gnuplot-nox
 	shellcheck jq procps util-linux socat file)
 # t64's team port: teamnl sets a team's mode (a generic netlink option).
 PKGS_TEST+=(libteam-utils)
+# tests/tools-package.sh: the tools' .deb (dpkg-buildpackage, lintian) and
+# their man pages (man --warnings, groff -ww).
+PKGS_TEST+=(debhelper dpkg-dev lintian man-db groff-base)
 # Static analysis and fuzzing of the tools (clang with libFuzzer and the
 # sanitizer runtimes), sparse for the kernel series' C=1 builds.
 PKGS_ANALYSIS=(clang libclang-rt-14-dev clang-tidy cppcheck sparse)
