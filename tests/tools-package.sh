@@ -103,11 +103,14 @@ RET=0
 check_eq "debian/changelog version" "$(cd "$src" && dpkg-parsechangelog -S Version)" "$version"
 (cd "$src/tools" && make -s clean)
 start=$(date +%s)
-(cd "$src" && DEB_BUILD_OPTIONS=nocheck nice -n 5 dpkg-buildpackage -us -uc -b -j2) \
+# Source and binary (-b and the source package of the copy), so that
+# lintian sees both.
+(cd "$src" && DEB_BUILD_OPTIONS=nocheck nice -n 5 dpkg-buildpackage -us -uc -j2) \
 	>"$LOG/dpkg-buildpackage.log" 2>&1 || check_err $? "dpkg-buildpackage failed: see $LOG/dpkg-buildpackage.log"
 deb=$tmp/gso-limits-tools_${version}_$(dpkg --print-architecture).deb
 [ -f "$deb" ] || check_err 1 "no $deb"
-log_test "package: dpkg-buildpackage -us -uc -b ($(( $(date +%s) - start )) s)"
+[ -f "$tmp/virtio-gso-limits_${version}.dsc" ] || check_err 1 "no source package"
+log_test "package: dpkg-buildpackage -us -uc ($(( $(date +%s) - start )) s)"
 [ -f "$deb" ] || { tests_exit; }
 
 RET=0
@@ -115,7 +118,8 @@ changes=("$tmp"/virtio-gso-limits_"${version}"_*.changes)
 lintian --info --pedantic "${changes[0]}" >"$LOG/lintian.log" 2>&1 || true
 bad=$(grep -E '^(E|W): ' "$LOG/lintian.log" || true)
 [ -z "$bad" ] || check_err 1 "lintian: $bad"
-log_test "package: lintian reports no error or warning"
+grep -q 'virtio-gso-limits_.*\.dsc' "${changes[0]}" || check_err 1 "the .changes names no source package"
+log_test "package: lintian (source and binary) reports no error or warning"
 
 RET=0
 x=$tmp/deb
