@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # virtio-net host-path GSO limits: top-level entry points.
 #
 #   make demo     build what is needed and show the seed's before/after

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Print the path of a verified pinned base tarball: linux, qemu or spec.
 #
 #   scripts/bases.sh linux|qemu|spec

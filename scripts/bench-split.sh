@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # What the host-side split (kernel-split-patches/) costs and saves: the
 # host path tap -> bridge -> egress port at r8169's limits (64000 bytes /
 # 64 segments), loaded by tap-blast writing one TCP GSO frame into the tap

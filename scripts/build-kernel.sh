@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the project's one x86_64 kernel image (guest and host VMs) and
 # print the path of its bzImage.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the project's qemu-system-x86_64 and print its path (nothing else
 # goes to stdout; progress and errors go to stderr).
 #

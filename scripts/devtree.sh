@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Create (or show) a developer's working tree for a series: the pinned base
 # with the current series applied as commits on branch dev-NAME.  Edit and
 # commit there, then run scripts/export-series.sh NAME to regenerate the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Regenerate a series folder from the commits of a working tree, with
 # 'git format-patch' and a cover letter.  The patch files are the product:
 # never edit them by hand, edit the commits and run this.

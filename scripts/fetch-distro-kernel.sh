@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Fetch Debian's own kernel (the linux-image-amd64 metapackage's current
 # image, from the package registry) for the compatibility tests: a guest
 # nobody in this project wrote.  Prints a directory holding

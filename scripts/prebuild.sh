@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build, at low priority, everything the VM tests will ask for, while the
 # cheap tests run in front of them.
 #

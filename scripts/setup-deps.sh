@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Install the Debian packages the project needs to build and test.
 #
 # Idempotent: packages already at a good version are left alone and apt is

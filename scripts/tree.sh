@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Prepare a git tree of a pinned base with a patch series applied, and
 # print its path.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make demo: seed 000's before/after, on the built-in r8169 topology.
 #
 # A guest sends 32 MiB of TCP to a peer behind tap -> bridge -> "NIC" (a

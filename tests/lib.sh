@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Test helpers, after the kernel's tools/testing/selftests/net/lib.sh:
 # named result codes, one "TEST: name [ OK ]" line per check, cleanup

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the patched QEMU and its qtest binaries, and run the series'
 # qtests: the virtio-net GSO limits cases of tests/qtest/virtio-net-test.c
 # (qos graph, the pc machine's virtio-net-pci), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run the project's tests and print one closing line:
 #   N passed, N failed, N skipped
 #

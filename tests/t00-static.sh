@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Static checks: every shell script is shellcheck clean, the project's C
 # builds with -Wall -Wextra -Werror, the kernel config fragment is sane.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The series are the product: each applies with git am on its pinned
 # base, every patch carries the project's sign-off, each tree's own
 # checkpatch is clean (kernel: --strict), and a patch that does not apply

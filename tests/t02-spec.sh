@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The spec series builds to PDF with the spec's own makepdf.sh (xelatex),
 # with no LaTeX error and no undefined reference; the new section, its
 # labels and its conformance entries are in the PDF with the v2 rules;

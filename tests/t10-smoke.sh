@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Smoke test of the harness (tier 1): the patched guest boots under the
 # patched QEMU, its virtio-net link comes up behind tap0/br0/nic0, it
 # reaches the wire peer over IPv4 and IPv6, and a TCP stream of 8 MiB

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The kernel series' KUnit suites, built into the project kernel, run at
 # boot: virtio_net_gso_limits (the driver's checks of the values a device
 # reports) and netif_change_tso_max (sequences of device limit changes and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 3, through the harness: the patched guest on the patched QEMU
 # applies the limits the device offers (explicit properties), keeps
 # today's values when none are offered, takes values at or above its own

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Coverage of paths the scenario tests do not take (issue 15, item 6),
 # in three boots of the tier-1 harness, each with captures on tap0 and
 # nic0 and content-checked streams (gso-stream):

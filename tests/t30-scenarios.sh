@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The brief's acceptance scenarios through the tier-1 harness, each with
 # captures on the tap and on the egress port and a content-checked stream:
 #   S1  r8169 profile, feature off then on in the same run: off reproduces

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run-time changes of the host path, followed the way a user runs it: the
 # host daemon gso-limitsd runs in the host namespace (tests/harness/
 # limitsd.sh), finds the guest's QEMU and its -qmp socket by itself and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 12, items 4-6, through the harness: what the guest's stack does
 # with run-time changes of the limits, beyond the driver itself.  One VM on
 # the tier-1 path, started at 64000/64; the limits change at run time the

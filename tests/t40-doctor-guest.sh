@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-doctor inside the harness's guest (tier 1, r8169 profile), and on
 # the host next to the running QEMU:
 #

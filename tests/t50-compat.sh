@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 7: mixed versions.  Every guest {patched kernel, unpatched base
 # kernel, Debian's own kernel} on every QEMU {patched with the feature on,
 # patched with it off, unpatched base}, on the r8169 profile.  Every cell

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Issue 7 (S7), issue 15 item 1: live migration between host paths.
 #
 # One host namespace holds two paths: br0 (tap0, nic0 with r8169's

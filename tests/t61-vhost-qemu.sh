@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Tier 2, vhost=on as a user runs it: a kernel boots as a host VM, and
 # inside it the host daemon gso-limitsd runs (no options but --control
 # none) and the patched QEMU runs a nested guest (the same bzImage) with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Tier 2, the host splits what an unpatched guest sends: the kernel
 # selftest tools/testing/selftests/net/gso_split.sh of
 # kernel-split-patches/ runs inside a host VM booting the project's kernel

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Tier 2, seed 000 fixed from the host alone (issue 14 item 3): the
 # project's kernel (kernel-patches/ + kernel-split-patches/) boots as the
 # host VM and runs UNPATCHED guests nested in it: the unpatched base

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Tier 2, the path rules this machine's kernel cannot build (FACTS.md: no
 # bond, team, Geneve or Open vSwitch drivers), with traffic: one host VM
 # boots the project's kernel (configs/kernel.config enables the four) and,

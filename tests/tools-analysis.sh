@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Static analysis of the tools' C (every tracked tools/**/*.c): Debian's
 # cppcheck and clang-tidy must report nothing.  A finding that is wrong is
 # silenced where it stands, with a comment saying why (cppcheck-suppress,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-limitsd against the project's real QEMU (scripts/build-qemu.sh, or
 # GSO_QEMU), started the way Proxmox, libvirt and a user start it.  No guest
 # kernel: each QEMU runs qboot with nothing to boot, which is enough for

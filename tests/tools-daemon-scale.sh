@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-limitsd at scale, against the first design's cost, in one run (issue 13
 # item 5).  No VMs: a namespace with one bridge and SCALE_TAPS Proxmox VMs
 # played by ONE QMP stand-in process (tools/test/qmp-standin.c with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-limitsd in a private namespace, against QMP stand-ins (tools/test/
 # qmp-standin.c) started with the command lines Proxmox, libvirt and a
 # plain user give QEMU.  The stand-ins hold their taps like QEMU (the daemon

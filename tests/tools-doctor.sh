@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-doctor on real topologies in private namespaces.  Every check has a
 # test where it fires and one where it stays silent; the doctor must
 # change nothing (ip -d link, ethtool -k/-l of every device compared

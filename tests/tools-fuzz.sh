@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The tools' libFuzzer harnesses (tools/fuzz/fuzz-*.c, `make -C tools fuzz`,
 # clang with ASan + UBSan): for each harness, every input of its committed
 # corpus (tools/fuzz/corpus/<harness>/: hand-made seeds and the inputs of

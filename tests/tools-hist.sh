@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-hist on captures with known contents.  pcap-synth writes header-only
 # captures (as tcpdump -s 200 stores them) of seed 000's two cases and of
 # edge cases, and every number gso-hist prints is checked: the table, the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-linkinfo against iproute2 in a private namespace: a veth with
 # r8169's limits (gso_max_size 64000, gso_max_segs 64) and MTU 1400 must
 # read back the same numbers as `ip -d -j link show`, in text and JSON,

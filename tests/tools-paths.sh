@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The widened path rules of lib/path_limits.c on real devices, with
 # traffic showing where the kernel segments: gso-probe's limit for a tap
 # is the largest frame that crosses the path intact, plus one.

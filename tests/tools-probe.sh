@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-probe on real topologies in a private namespace (HOST), with the
 # veth peers that play the wire in a second one (WIRE):
 #   br-seed:  tap0 + nic0 at r8169's 64000/64 (seed 000)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # gso-stream between two private network namespaces over a veth pair:
 # IPv4 and IPv6 transfers verify byte count, content and checksum on both
 # ends; a wrong seed, a short stream, a missing sender and a bad command

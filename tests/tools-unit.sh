@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The tools' unit tests (tools/test/test-*.c, built by `make -C tools check`):
 # one TEST line per test program and build, failing if it exits non-zero or
 # prints a FAIL line.  Three builds: the plain one (tools/build/), and

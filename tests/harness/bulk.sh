@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # BULK_* are results read by the sourcing test
 # One bulk-TCP run from the guest to the wire peer through the tier-1

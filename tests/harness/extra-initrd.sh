@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # A second initramfs (VM_EXTRA_INITRD, tests/harness/vm.sh) with programs
 # the busybox guest lacks: bash for a kernel selftest's lib.sh, GNU date

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # The host daemon as a user runs it: gso-limitsd started inside the
 # namespace that holds the taps, with no configuration.  It finds each

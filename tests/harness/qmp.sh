@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # A QMP client for the harness that waits for each reply: it reads QEMU's
 # greeting, negotiates capabilities, sends one command at a time with an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Tier 2 for the host-side split (issue 14, kernel-split-patches/): a
 # kernel booted as the host (a host VM) runs UNPATCHED guests nested in it

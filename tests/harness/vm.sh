@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Boot the project's kernel under the project's QEMU, virtme-ng style:
 # the guest runs a test script the host hands it, its console goes to a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # What a VM test sources: the test helpers, the VM launcher, the tier-1
 # topology, the bulk-run helpers, the QMP client and the host daemon.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # One long fuzzing run of every harness, for the figures in docs/fuzzing.md:
 #
 #   tools/fuzz/long-run.sh [SECONDS_PER_HARNESS] [OUT_DIR]   (default 40 s, a temp dir)
