@@ -230,7 +230,7 @@ run_hook() {
 read -r rc ms out < <(run_hook "$hooks/proxmox-hookscript" 100 post-start)
 check_eq "proxmox post-start exit status" "$rc" 0
 [ "$ms" -le 3000 ] || check_err 1 "proxmox post-start took $ms ms with a hung daemon (bound 3000)"
-grep -q 'no answer from gso-limitsd yet for VM 100' <<<"$out" ||
+grep -q 'gso-limitsd did not answer within 1 s' <<<"$out" ||
 	check_err 1 "proxmox post-start output: $out"
 log_test "package: proxmox hookscript, hung daemon: returns in $ms ms"
 
@@ -246,6 +246,23 @@ check_eq "libvirt started exit status" "$rc" 0
 [ "$ms" -le 1000 ] || check_err 1 "libvirt hook took $ms ms with a hung daemon (bound 1000)"
 [ -z "$out" ] || check_err 1 "libvirt hook printed: $out"
 log_test "package: libvirt qemu hook, hung daemon: returns at once ($ms ms)"
+kill_followers
+
+# The real daemon answering (in a namespace of its own, no VM): the hook
+# reads its status and says it has no tap of the VM, at once.
+RET=0
+setup_ns DNS
+ip netns exec "$DNS" "$x/usr/sbin/gso-limitsd" --control "$tmp/control" --rescan 0 \
+	--proxmox-run-dir "$tmp/no-proxmox" >"$LOG/gso-limitsd.log" 2>&1 &
+defer kill "$!"
+slowwait 10 test -S "$tmp/control" || check_err 1 "gso-limitsd made no control socket ($LOG/gso-limitsd.log)"
+hookenv=(GSO_LIMITSD="$x/usr/sbin/gso-limitsd" GSO_LIMITSD_CONTROL="$tmp/control" GSO_HOOK_TIMEOUT=2)
+read -r rc ms out < <(run_hook "$hooks/proxmox-hookscript" 100 post-start)
+check_eq "proxmox post-start exit status" "$rc" 0
+[ "$ms" -le 3000 ] || check_err 1 "proxmox post-start took $ms ms (bound 3000)"
+grep -q 'gso-limitsd has no tap of VM 100 yet' <<<"$out" ||
+	check_err 1 "proxmox post-start output: $out"
+log_test "package: proxmox hookscript, running daemon without the VM ($ms ms)"
 kill_followers
 
 # The clone was not written to.
