@@ -24,7 +24,7 @@ set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-LIMITSD=$GSO_TOP/tools/build/gso-limitsd
+LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
 STANDIN=$GSO_TOP/tools/build/qmp-standin
 LOG=$TEST_LOG_DIR/tools-daemon-qemu
 FIRMWARE=${GSO_FIRMWARE:-/usr/share/qemu}

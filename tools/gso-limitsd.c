@@ -34,7 +34,8 @@
 
 static const char usage[] =
 	"usage: gso-limitsd [--netns NAME]... [--dry-run] [--control PATH|none]\n"
-	"                   [--proxmox-run-dir DIR] [--virsh PATH] [--settle MS]\n"
+	"                   [--proxmox-run-dir DIR] [--libvirt-run-dir DIR] [--virsh PATH]\n"
+	"                   [--qmp-socket GLOB]... [--settle MS]\n"
 	"                   [--qmp-timeout MS] [--rescan S] [--verbose]\n"
 	"       gso-limitsd --once [--json] [--dry-run] [--netns NAME]...\n"
 	"       gso-limitsd status [--control PATH]\n"
@@ -45,7 +46,10 @@ static const char usage[] =
 	"  --json             with --once: print the state as JSON\n"
 	"  --control PATH     status socket (default " DEFAULT_CONTROL ")\n"
 	"  --proxmox-run-dir  where Proxmox's VMID.qmp sockets are (default /var/run/qemu-server)\n"
+	"  --libvirt-run-dir  libvirtd's domain status files (default /run/libvirt/qemu)\n"
 	"  --virsh PATH       virsh for libvirt guests (default virsh)\n"
+	"  --qmp-socket GLOB  a QEMU outside Proxmox and libvirt is managed only if its\n"
+	"                     -qmp socket matches GLOB (fnmatch); repeatable; default none\n"
 	"  --settle MS        quiet time after link events before acting (default 100)\n"
 	"  --qmp-timeout MS   per QMP step (default 5000)\n"
 	"  --rescan S         re-read every namespace every S seconds: Linux before the\n"
@@ -61,6 +65,7 @@ struct ld_config ld_cfg = {
 	.max_jobs = 64,
 	.rescan_s = 10.0,
 	.proxmox_run_dir = "/var/run/qemu-server",
+	.libvirt_run_dir = "/run/libvirt/qemu",
 	.virsh = "virsh",
 };
 struct ld_counters ld_count;
@@ -135,7 +140,8 @@ static int once_status(void)
 		for (k = 0; k < nss[i]->ntaps; k++) {
 			enum tap_state s = nss[i]->taps[k]->state;
 
-			if (s == TAP_RETRY || s == TAP_FAILED || s == TAP_UNSUPPORTED)
+			if (s == TAP_RETRY || s == TAP_FAILED || s == TAP_UNSUPPORTED ||
+			    s == TAP_UNTRUSTED)
 				return EXIT_FAILURE;
 		}
 	return EXIT_SUCCESS;
@@ -151,6 +157,8 @@ int main(int argc, char **argv)
 		{ "control", required_argument, NULL, 'c' },
 		{ "proxmox-run-dir", required_argument, NULL, 'p' },
 		{ "virsh", required_argument, NULL, 'V' },
+		{ "libvirt-run-dir", required_argument, NULL, 'L' },
+		{ "qmp-socket", required_argument, NULL, 'Q' },
 		{ "settle", required_argument, NULL, 's' },
 		{ "qmp-timeout", required_argument, NULL, 't' },
 		{ "rescan", required_argument, NULL, 'r' },
@@ -159,6 +167,8 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	const char *netns_names[MAX_NETNS], *control = DEFAULT_CONTROL;
+	static const char *qmp_globs[64];
+	size_t nqmp = 0;
 	size_t nnames = 0, i;
 	bool json = false, status_cmd = false;
 	int c, sfd, cfd = -1, rc = EXIT_SUCCESS;
@@ -196,6 +206,16 @@ int main(int argc, char **argv)
 			break;
 		case 'V':
 			ld_cfg.virsh = optarg;
+			break;
+		case 'L':
+			ld_cfg.libvirt_run_dir = optarg;
+			break;
+		case 'Q':
+			if (nqmp == sizeof(qmp_globs) / sizeof(qmp_globs[0]))
+				fail_usage(usage, "--qmp-socket: at most 64");
+			qmp_globs[nqmp++] = optarg;
+			ld_cfg.qmp_sockets = qmp_globs;
+			ld_cfg.nqmp_sockets = nqmp;
 			break;
 		case 's':
 			ld_cfg.settle_s = parse_ms(optarg, "--settle");

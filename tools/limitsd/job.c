@@ -209,25 +209,32 @@ static bool queue_text(struct job *j, const char *text)
 	return true;
 }
 
-/* The JSON of the current step's command. */
+/*
+ * The JSON of the current step's command.  Over a socket it carries an
+ * "id"; through virsh it must not: libvirt adds its own and refuses a
+ * command that has one ("Unable to append command 'id' string").
+ */
 static void step_command(struct job *j, char *buf, size_t len)
 {
 	const struct endpoint *ep = &j->tap->ep;
+	char id[32] = "";
 
+	if (ep->kind != EP_LIBVIRT)
+		snprintf(id, sizeof(id), ",\"id\":%u", ++j->seq);
 	switch (j->step) {
 	case STEP_LIST:
 		snprintf(buf, len, "{\"execute\":\"qom-list\",\"arguments\":"
-			 "{\"path\":\"/machine/peripheral-anon\"},\"id\":%u}", ++j->seq);
+			 "{\"path\":\"/machine/peripheral-anon\"}%s}", id);
 		break;
 	case STEP_GET_NETDEV:
 		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
-			 "\"property\":\"netdev\"},\"id\":%u}", j->cand[j->icand], ++j->seq);
+			 "\"property\":\"netdev\"}%s}", j->cand[j->icand], id);
 		break;
 	case STEP_SET:
 		snprintf(buf, len, "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"%s%s\","
-			 "\"property\":\"host-gso-limits\",\"value\":{\"size\":%u,\"segs\":%u}},"
-			 "\"id\":%u}", ep->qom, ep->backend ? "/virtio-backend" : "",
-			 j->size, j->segs, ++j->seq);
+			 "\"property\":\"host-gso-limits\",\"value\":{\"size\":%u,\"segs\":%u}}"
+			 "%s}", ep->qom, ep->backend ? "/virtio-backend" : "",
+			 j->size, j->segs, id);
 		break;
 	}
 }
@@ -598,6 +605,19 @@ bool job_start(struct tap *t, double now)
 		j->fd = -1;
 		job_retry(j, now, "connect %s: %s", t->ep.socket, strerror(err));
 		return false;
+	}
+	{
+		/* The socket's server must be the tap's holder: a path is only a name. */
+		struct ucred cred;
+		socklen_t clen = sizeof(cred);
+
+		if (getsockopt(j->fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) || cred.pid != t->pid) {
+			t->untrusted = true;
+			job_refused(j, TAP_UNTRUSTED, "not acted on: %s is served by pid %d, not by "
+				    "the tap's holder %d", t->ep.socket, clen ? (int)cred.pid : -1,
+				    (int)t->pid);
+			return false;
+		}
 	}
 	j->phase = PH_GREETING;
 	j->deadline = now + ld_cfg.qmp_timeout_s;

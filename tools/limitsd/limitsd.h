@@ -5,8 +5,10 @@
  *
  *   netns.c     one rtnetlink socket per watched namespace; coalesced
  *               events; which taps an event can touch; their paths
+ *   manager.c   the management layer's records: libvirt's domain status,
+ *               qemu-server's pid files
  *   endpoint.c  a tap's QEMU and how to reach its QMP (Proxmox, libvirt,
- *               a plain -qmp / -chardev socket)
+ *               a plain -qmp / -chardev socket listed in the configuration)
  *   job.c       the QMP conversation that sets one tap's limits, over a
  *               unix socket or `virsh qemu-monitor-command`, non-blocking
  *   status.c    the JSON status (--once --json, `gso-limitsd status`)
@@ -40,7 +42,10 @@ struct ld_config {
 	unsigned int max_jobs;	/* QMP conversations in flight */
 	double rescan_s;	/* a full re-read this often, for events never sent (0: off) */
 	const char *proxmox_run_dir;
+	const char *libvirt_run_dir;	/* libvirtd's domain status files */
 	const char *virsh;
+	const char **qmp_sockets;	/* plain QEMU: the QMP sockets (globs) it may use */
+	size_t nqmp_sockets;
 };
 
 /* What the daemon did: the benchmark's "bounded work" figures. */
@@ -77,6 +82,7 @@ enum tap_state {
 	TAP_NO_PATH,		/* path unknown (not a bridge port...): nothing set */
 	TAP_NO_VMM,		/* no process holds the tap */
 	TAP_NO_ENDPOINT,	/* its QEMU has no QMP we can reach, or no virtio-net device */
+	TAP_UNTRUSTED,		/* the holder is not the VM the manager's records name: never acted on */
 	TAP_PENDING,		/* to be set */
 	TAP_IN_FLIGHT,
 	TAP_SYNCED,
@@ -109,7 +115,10 @@ struct tap {
 	pid_t pid;
 	unsigned long long starttime;
 	struct endpoint ep;
-	char vmm_note[QEMU_OPT_MAX + 128];		/* why there is no endpoint */
+	char vmm_note[QEMU_OPT_MAX + 256];		/* why there is no endpoint */
+	bool untrusted;			/* the holder does not match the manager's records */
+	double recheck_at;		/* no endpoint yet: look at the holder again then */
+	double recheck_s;		/* its back-off */
 	/* what QEMU was told */
 	enum tap_state state;
 	bool applied;
@@ -143,6 +152,7 @@ struct netns {
 	bool resync;			/* set every tap again (SIGHUP, start) */
 	bool rescan;			/* periodic re-read: also look for holders of unheld taps */
 	double first_event, last_event;
+	double recheck_at;		/* the earliest tap's recheck_at, or 0 */
 };
 
 /* netns.c */
@@ -162,6 +172,11 @@ void tap_set_state(struct tap *t, enum tap_state s, const char *fmt, ...)
 bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct tap_holders *all);
 const char *endpoint_kind_name(enum ep_kind k);
 void endpoint_describe(const struct endpoint *ep, char *buf, size_t len);
+
+/* manager.c: 1 the records name the tap and pid (@ep filled), 0 no record, -1 mismatch */
+int manager_libvirt(const char *dir, const char *ifname, pid_t pid, struct endpoint *ep,
+		    char *note, size_t nlen);
+int manager_proxmox_pid(const char *dir, unsigned int vmid, pid_t pid, char *note, size_t nlen);
 
 /* job.c */
 /* Start setting @t's limits; false (and the tap's state set) if it could not start. */

@@ -224,7 +224,7 @@ double netns_due(const struct netns *ns)
 	double a, b;
 
 	if (!ns->dirty)
-		return 0;
+		return ns->recheck_at;	/* a holder to look at again, or 0 */
 	if (ns->resync && !ns->links)
 		return ns->first_event;	/* the first pass: at once */
 	a = ns->last_event + ld_cfg.settle_s;
@@ -240,6 +240,7 @@ const char *tap_state_name(enum tap_state s)
 		[TAP_IN_FLIGHT] = "in_flight", [TAP_SYNCED] = "synced",
 		[TAP_RETRY] = "retry", [TAP_UNSUPPORTED] = "unsupported",
 		[TAP_FAILED] = "failed", [TAP_DRY_RUN] = "dry_run",
+		[TAP_UNTRUSTED] = "untrusted",
 	};
 
 	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
@@ -364,12 +365,18 @@ static void recompute(struct netns *ns, struct tap *t, const struct link_info *l
 	compute_deps(t, &tbl, &p, li);
 }
 
+/* Whether @t's holder gave no endpoint (yet): looked at again on a timer. */
+static bool no_endpoint(const struct tap *t)
+{
+	return t->state == TAP_NO_ENDPOINT || t->state == TAP_UNTRUSTED;
+}
+
 /* Decide what @t needs after its path or VMM may have changed. */
 static void update_want(struct tap *t, bool force)
 {
 	if (t->status != PATH_OK) {
 		/* Unknown path: leave QEMU's values alone rather than guess (docs/daemon.md). */
-		if (t->state != TAP_NO_VMM && t->state != TAP_NO_ENDPOINT)
+		if (t->state != TAP_NO_VMM && !no_endpoint(t))
 			tap_set_state(t, TAP_NO_PATH, NULL);
 		t->want_sync = false;
 		return;
@@ -406,7 +413,7 @@ static struct tap *tap_new(struct netns *ns, const struct link_info *li)
 }
 
 /* Find each listed tap's holder in one /proc scan; a new holder means a new (or restarted) QEMU. */
-static void resolve_holders(struct netns *ns, struct tap **list, size_t n)
+static void resolve_holders(struct netns *ns, struct tap **list, size_t n, double now)
 {
 	struct tap_holders all;
 	size_t i;
@@ -434,20 +441,37 @@ static void resolve_holders(struct netns *ns, struct tap **list, size_t n)
 			tap_set_state(t, TAP_NO_VMM, NULL);
 			continue;
 		}
-		if (h->pid == t->pid && h->starttime == t->starttime)
-			continue;	/* the same QEMU as before */
+		/*
+		 * The same QEMU as before, unless it gave no endpoint: libvirtd
+		 * holds a tap before it execs QEMU (exec keeps the pid and start
+		 * time), and the manager's records appear after that.
+		 */
+		if (h->pid == t->pid && h->starttime == t->starttime && !no_endpoint(t))
+			continue;
 		if (t->job)
 			job_cancel(t->job);
+		if (h->pid != t->pid || h->starttime != t->starttime)
+			t->recheck_s = 0;
 		t->pid = h->pid;
 		t->starttime = h->starttime;
 		t->applied = false;
+		t->recheck_at = 0;
 		if (endpoint_resolve(t, h, &all)) {
 			/* A new QEMU starts from its configured values: set ours again. */
 			tap_set_state(t, TAP_PENDING, NULL);
 			update_want(t, true);
+			t->recheck_s = 0;
 		} else {
 			t->want_sync = false;
-			tap_set_state(t, TAP_NO_ENDPOINT, "%s", t->vmm_note);
+			if (t->untrusted)
+				tap_set_state(t, TAP_UNTRUSTED, "not acted on: %s", t->vmm_note);
+			else
+				tap_set_state(t, TAP_NO_ENDPOINT, "%s", t->vmm_note);
+			t->recheck_s = t->recheck_s ? t->recheck_s * 2 : 0.25;
+			if (t->recheck_s > 30)
+				t->recheck_s = 30;
+			if (!ld_cfg.once)
+				t->recheck_at = now + t->recheck_s;
 		}
 	}
 	tap_holders_free(&all);
@@ -471,6 +495,7 @@ void netns_process(struct netns *ns)
 	struct tap **check;
 	size_t ncheck = 0;
 	bool all = ns->overrun || ns->resync || !old;
+	double now = clock_now_s();
 	int ret;
 
 	ns->dirty = false;
@@ -598,13 +623,22 @@ void netns_process(struct netns *ns)
 				update_want(t, false);
 		}
 		if (is_new || ns->resync || set_has(holders_due.v, holders_due.n, li->ifindex) ||
-		    (!t->pid && (affected || ns->rescan)))
+		    (!t->pid && (affected || ns->rescan)) ||
+		    (no_endpoint(t) && t->recheck_at && t->recheck_at <= now))
 			check[ncheck++] = t;
 	}
-	resolve_holders(ns, check, ncheck);
+	resolve_holders(ns, check, ncheck, now);
+	ns->recheck_at = 0;
+	for (i = 0; i < ns->ntaps; i++) {
+		const struct tap *t = ns->taps[i];
+
+		if (no_endpoint(t) && t->recheck_at &&
+		    (!ns->recheck_at || t->recheck_at < ns->recheck_at))
+			ns->recheck_at = t->recheck_at;
+	}
 	if (ns->resync) {
 		for (i = 0; i < ns->ntaps; i++)
-			if (ns->taps[i]->pid && ns->taps[i]->state != TAP_NO_ENDPOINT)
+			if (ns->taps[i]->pid && !no_endpoint(ns->taps[i]))
 				update_want(ns->taps[i], true);
 	}
 	for (i = 0; i < ns->ntaps; i++)

@@ -12,7 +12,9 @@
  *                                      stdout: the tests' stand-in `virsh`)
  *   qmp-standin --tap-fd N TAP BRIDGE CMD...  (what libvirtd does before it
  *                                      starts QEMU: create TAP, put it into
- *                                      BRIDGE, pass it as descriptor N to CMD)
+ *                                      BRIDGE, pass it as descriptor N to CMD;
+ *                                      a stand-in with fd=N on its command
+ *                                      line then holds that descriptor)
  *
  * It reads its own command line with the same readers as the daemon
  * (lib/qemu_cmdline.c), holds every `-netdev tap` open (ifname=: opened or
@@ -177,6 +179,8 @@ static void tap_onto_fd(const char *fdstr, char *ifname_out)
 	if (!name)
 		fail_msg("-netdev fd=%d: set %s to the tap's name", want, var);
 	snprintf(ifname_out, IF_NAMESIZE, "%s", name);
+	if (fcntl(want, F_GETFD) >= 0)
+		return;	/* passed open (--tap-fd): held as it is, as QEMU holds libvirt's */
 	fd = tap_open(name);
 	if (fd != want) {
 		if (dup2(fd, want) < 0)
@@ -599,6 +603,16 @@ static void listen_per_vm(const struct qemu_args *a, const char *dir)
 		if (snprintf(path, sizeof(path), "%s/%u.qmp", dir, vmid) >= (int)sizeof(path))
 			fail_msg("%s: path too long", dir);
 		add_listener(listen_unix(path));
+		/* qemu-server's record of the VM's QEMU (-pidfile): this process. */
+		snprintf(path, sizeof(path), "%s/%u.pid", dir, vmid);
+		{
+			FILE *f = fopen(path, "we");
+
+			if (!f)
+				fail_errno(path);
+			fprintf(f, "%d\n", (int)getpid());
+			fclose(f);
+		}
 	}
 }
 
