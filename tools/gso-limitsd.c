@@ -38,13 +38,14 @@ static const char usage[] =
 	"                   [--qmp-socket GLOB]... [--settle MS]\n"
 	"                   [--qmp-timeout MS] [--rescan S] [--verbose]\n"
 	"       gso-limitsd --once [--json] [--dry-run] [--netns NAME]...\n"
-	"       gso-limitsd status [--control PATH]\n"
+	"       gso-limitsd status [--control PATH] [--timeout MS]\n"
 	"  --netns NAME       watch network namespace NAME (/run/netns/NAME); repeatable;\n"
 	"                     default: the daemon's own namespace\n"
 	"  --dry-run          print what would be set, set nothing\n"
 	"  --once             one pass, then exit (status 0: every tap with a VM synced)\n"
 	"  --json             with --once: print the state as JSON\n"
 	"  --control PATH     status socket (default " DEFAULT_CONTROL ")\n"
+	"  --timeout MS       status: give up after MS (default 5000): never blocks a hook\n"
 	"  --proxmox-run-dir  where Proxmox's VMID.qmp sockets are (default /var/run/qemu-server)\n"
 	"  --libvirt-run-dir  libvirtd's domain status files (default /run/libvirt/qemu)\n"
 	"  --virsh PATH       virsh for libvirt guests (default virsh)\n"
@@ -69,17 +70,6 @@ struct ld_config ld_cfg = {
 	.virsh = "virsh",
 };
 struct ld_counters ld_count;
-
-void ld_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gso-limitsd: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static double parse_ms(const char *arg, const char *opt)
 {
@@ -140,8 +130,9 @@ static int once_status(void)
 		for (k = 0; k < nss[i]->ntaps; k++) {
 			enum tap_state s = nss[i]->taps[k]->state;
 
+			/* Every tap held by a process must have been reached. */
 			if (s == TAP_RETRY || s == TAP_FAILED || s == TAP_UNSUPPORTED ||
-			    s == TAP_UNTRUSTED)
+			    s == TAP_UNTRUSTED || s == TAP_NO_ENDPOINT)
 				return EXIT_FAILURE;
 		}
 	return EXIT_SUCCESS;
@@ -159,6 +150,7 @@ int main(int argc, char **argv)
 		{ "virsh", required_argument, NULL, 'V' },
 		{ "libvirt-run-dir", required_argument, NULL, 'L' },
 		{ "qmp-socket", required_argument, NULL, 'Q' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "settle", required_argument, NULL, 's' },
 		{ "qmp-timeout", required_argument, NULL, 't' },
 		{ "rescan", required_argument, NULL, 'r' },
@@ -173,7 +165,8 @@ int main(int argc, char **argv)
 	bool json = false, status_cmd = false;
 	int c, sfd, cfd = -1, rc = EXIT_SUCCESS;
 	sigset_t mask;
-	double next_rescan;
+	double next_rescan, status_timeout = 5.0;
+	bool ready = false;
 
 	fail_prog = "gso-limitsd";
 	if (argc > 1 && !strcmp(argv[1], "status")) {
@@ -206,6 +199,9 @@ int main(int argc, char **argv)
 			break;
 		case 'V':
 			ld_cfg.virsh = optarg;
+			break;
+		case 'T':
+			status_timeout = parse_ms(optarg, "--timeout");
 			break;
 		case 'L':
 			ld_cfg.libvirt_run_dir = optarg;
@@ -246,9 +242,10 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		fail_usage(usage, "unexpected argument '%s'", argv[optind]);
 	if (status_cmd)
-		return control_client(control);
+		return control_client(control, status_timeout);
 	if (json && !ld_cfg.once)
 		fail_usage(usage, "--json needs --once (a running daemon: gso-limitsd status)");
+	ld_cfg.json = json;
 
 	for (i = 0; i < (nnames ? nnames : 1); i++) {
 		struct netns *ns = calloc(1, sizeof(*ns));
@@ -313,6 +310,13 @@ int main(int argc, char **argv)
 				netns_process(nss[i]);
 		}
 		start_jobs(now);
+		if (!ready && !ld_cfg.once) {
+			/* Ready: every namespace read once and the control socket listening. */
+			for (i = 0, ready = true; i < nns; i++)
+				ready &= nss[i]->links != NULL || !nss[i]->dirty;
+			if (ready)
+				ld_notify("READY=1");
+		}
 		for (k = 0; k < job_count(); k++)
 			job_check_timeout(job_at(k), now);
 		if (ld_cfg.once && settled())
@@ -385,6 +389,8 @@ int main(int argc, char **argv)
 		}
 	}
 out:
+	if (!ld_cfg.once)
+		ld_notify("STOPPING=1");
 	if (ld_cfg.once && json)
 		status_print(stdout, nss, nns);
 	if (ld_cfg.once)

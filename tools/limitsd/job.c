@@ -40,7 +40,7 @@
 #define JOB_MAX_CANDIDATES	32
 #define JOB_MAX		256
 
-enum job_step { STEP_LIST, STEP_GET_NETDEV, STEP_SET };
+enum job_step { STEP_LIST, STEP_GET_NETDEV, STEP_PROBE, STEP_SET };
 enum job_phase { PH_GREETING, PH_CAPS, PH_REPLY, PH_VIRSH_READ, PH_VIRSH_REAP };
 
 struct job {
@@ -230,10 +230,15 @@ static void step_command(struct job *j, char *buf, size_t len)
 		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
 			 "\"property\":\"netdev\"}%s}", j->cand[j->icand], id);
 		break;
+	case STEP_PROBE:
+		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
+			 "\"property\":\"host_gso_max\"}%s}", ep->qom, id);
+		break;
 	case STEP_SET:
 		snprintf(buf, len, "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"%s%s\","
-			 "\"property\":\"host-gso-limits\",\"value\":{\"size\":%u,\"segs\":%u}}"
+			 "\"property\":\"%s\",\"value\":{\"size\":%u,\"segs\":%u}}"
 			 "%s}", ep->qom, ep->backend ? "/virtio-backend" : "",
+			 ep->prop == PROP_V3 ? "host_gso_max" : "host-gso-limits",
 			 j->size, j->segs, id);
 		break;
 	}
@@ -309,11 +314,34 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 	case STEP_GET_NETDEV:
 		if (ret && ret->type == JV_STRING && !strcmp(ret->string, t->ep.netdev)) {
 			snprintf(t->ep.qom, sizeof(t->ep.qom), "%s", j->cand[j->icand]);
-			j->step = STEP_SET;
+			j->step = t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
 		} else if (++j->icand == j->ncand) {
 			job_refused(j, TAP_FAILED, "no virtio-net device with netdev %s", t->ep.netdev);
 			return;
 		}
+		break;
+	case STEP_PROBE:
+		/*
+		 * QEMU's interface v3 (docs/qemu.md): host_gso_max reads
+		 * {size, segs, offered}; "offered": false is the device not
+		 * offering the feature, fixed for its lifetime.  Not found: the
+		 * v2 property host-gso-limits (or a QEMU without the series).
+		 */
+		if (ret && ret->type == JV_OBJECT) {
+			const struct jv *off = jv_get(ret, "offered");
+
+			t->ep.prop = PROP_V3;
+			if (off && off->type == JV_BOOL && !off->boolean) {
+				job_refused(j, TAP_UNSUPPORTED,
+					    "%s does not offer the GSO limits feature (machine type 10.2 "
+					    "or older, host_gso_limits=off, or a backend without TSO: use "
+					    "a machine type >= 11.0 or host_gso_limits=on)", t->ep.qom);
+				return;
+			}
+		} else {
+			t->ep.prop = PROP_V2;
+		}
+		j->step = STEP_SET;
 		break;
 	case STEP_SET:
 		if (ret) {
@@ -566,10 +594,12 @@ bool job_start(struct tap *t, double now)
 	}
 	if (ld_cfg.dry_run) {
 		endpoint_describe(&t->ep, where, sizeof(where));
-		printf("would set %s: size %u segs %u (path limit from %s) via %s\n",
-		       tap_label(t, label, sizeof(label)), t->size, t->segs,
-		       t->size_from[0] ? t->size_from : "-", where);
-		fflush(stdout);
+		/* With --json, stdout is the JSON document alone: the lines go to stderr. */
+		fprintf(ld_cfg.json ? stderr : stdout,
+			"would set %s: size %u segs %u (path limit from %s) via %s\n",
+			tap_label(t, label, sizeof(label)), t->size, t->segs,
+			t->size_from[0] ? t->size_from : "-", where);
+		fflush(ld_cfg.json ? stderr : stdout);
 		t->applied = true;
 		t->applied_size = t->size;
 		t->applied_segs = t->segs;
@@ -587,7 +617,7 @@ bool job_start(struct tap *t, double now)
 	j->fd = -1;
 	j->size = t->size;
 	j->segs = t->segs;
-	j->step = t->ep.qom[0] ? STEP_SET : STEP_LIST;
+	j->step = !t->ep.qom[0] ? STEP_LIST : t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
 	jobs[njobs++] = j;
 	t->job = j;
 	tap_set_state(t, TAP_IN_FLIGHT, NULL);

@@ -12,6 +12,7 @@
  *   job.c       the QMP conversation that sets one tap's limits, over a
  *               unix socket or `virsh qemu-monitor-command`, non-blocking
  *   status.c    the JSON status (--once --json, `gso-limitsd status`)
+ *   log.c       log lines with journald priorities, sd_notify readiness
  *   ../gso-limitsd.c  options, the event loop, timers
  */
 #ifndef GSO_LIMITSD_H
@@ -35,6 +36,7 @@ struct ld_config {
 	bool dry_run;
 	bool once;
 	bool verbose;
+	bool json;		/* --once --json: stdout is one JSON document */
 	double settle_s;	/* quiet time after a link event before acting */
 	double max_settle_s;	/* longest an event waits during a storm */
 	double qmp_timeout_s;	/* each QMP step (connect, greeting, reply) */
@@ -76,6 +78,7 @@ struct endpoint {
 	char device_id[QEMU_OPT_MAX];	/* "": an anonymous device, found with qom-list */
 	char qom[QEMU_OPT_MAX + 64];	/* the device's QOM path once known */
 	bool backend;			/* the property sits on qom + "/virtio-backend" */
+	enum { PROP_UNKNOWN, PROP_V3, PROP_V2 } prop;	/* host_gso_max, host-gso-limits */
 };
 
 enum tap_state {
@@ -194,8 +197,14 @@ struct job *job_at(unsigned int i);
 void status_print(FILE *f, struct netns *const *nss, size_t count);
 int control_listen(const char *path);
 void control_serve(int lfd, struct netns *const *nss, size_t count);
-int control_client(const char *path);
+/* `gso-limitsd status`: the daemon's answer on stdout within @timeout_s. */
+int control_client(const char *path, double timeout_s);
 
-void ld_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* log.c: syslog priorities (<syslog.h>'s values) */
+enum { LD_ERR = 3, LD_WARNING = 4, LD_INFO = 6, LD_DEBUG = 7 };
+void ld_logp(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define ld_log(...)	ld_logp(LD_INFO, __VA_ARGS__)
+/* sd_notify(3) @state ("READY=1"...) if a service manager asked for it. */
+void ld_notify(const char *state);
 
 #endif

@@ -258,7 +258,8 @@ void tap_set_state(struct tap *t, enum tap_state s, const char *fmt, ...)
 	}
 	/* Log a problem once, not at every retry: the status shows it meanwhile. */
 	if (msg[0] && strcmp(msg, t->logged)) {
-		ld_log("%s%s%s: %s", t->ns->name, t->ns->name[0] ? "/" : "", t->ifname, msg);
+		ld_logp(LD_WARNING, "%s%s%s: %s", t->ns->name, t->ns->name[0] ? "/" : "", t->ifname,
+			msg);
 		snprintf(t->logged, sizeof(t->logged), "%s", msg);
 	}
 	/* A conversation under way keeps the last problem visible in the status. */
@@ -424,12 +425,19 @@ static void resolve_holders(struct netns *ns, struct tap **list, size_t n, doubl
 	ld_count.proc_scans++;
 	ret = tap_holders_scan(ns->dev, ns->ino, &all);
 	if (ret) {
-		ld_log("scanning /proc for tap holders: %s", strerror(-ret));
+		ld_logp(LD_ERR, "scanning /proc for tap holders: %s", strerror(-ret));
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		struct tap *t = list[i];
-		const struct tap_holder *h = tap_holders_find(&all, t->ifname, t->pid);
+		char key[IF_NAMESIZE];
+		const struct tap_holder *h;
+
+		if (!strcmp(t->kind, "macvtap"))
+			tap_holder_macvtap_key(t->ifindex, key, sizeof(key));
+		else
+			snprintf(key, sizeof(key), "%s", t->ifname);
+		h = tap_holders_find(&all, key, t->pid);
 
 		if (!h) {
 			if (t->job)
@@ -503,7 +511,7 @@ void netns_process(struct netns *ns)
 	ld_count.dumps++;
 	ret = link_query_dump(&ns->dumpq, &links, &count);
 	if (ret) {
-		ld_log("%s: link dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
+		ld_logp(LD_ERR, "%s: link dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
 		       strerror(-ret));
 		ns->dirty = true;
 		ns->last_event = clock_now_s();
@@ -518,7 +526,7 @@ void netns_process(struct netns *ns)
 	}
 	if (ret) {
 		free(links);
-		ld_log("%s: %s dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
+		ld_logp(LD_ERR, "%s: %s dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
 		       what, strerror(-ret));
 		ns->dirty = true;
 		ns->last_event = clock_now_s();
@@ -575,9 +583,9 @@ void netns_process(struct netns *ns)
 	for (i = 0; i < ns->ntaps;) {
 		const struct link_info *li = find_link(links, count, ns->taps[i]->ifindex);
 
-		if (!li || !path_is_tap(li) || strcmp(li->kind, "tun")) {
+		if (!li || !path_is_tap(li)) {
 			if (ld_cfg.verbose)
-				ld_log("%s: gone", ns->taps[i]->ifname);
+				ld_logp(LD_DEBUG, "%s: gone", ns->taps[i]->ifname);
 			remove_tap(ns, i);
 		} else {
 			i++;
@@ -593,8 +601,8 @@ void netns_process(struct netns *ns)
 		struct tap *t = NULL;
 		bool is_new = false, affected;
 
-		/* macvtap taps are character devices, not /dev/net/tun: not followed yet. */
-		if (!path_is_tap(li) || strcmp(li->kind, "tun"))
+		/* tun taps, and macvtaps (held as /dev/tapIFINDEX: tap_holders.h) */
+		if (!path_is_tap(li))
 			continue;
 		for (j = 0; j < ns->ntaps; j++)
 			if (ns->taps[j]->ifindex == li->ifindex)
@@ -617,7 +625,7 @@ void netns_process(struct netns *ns)
 			recompute(ns, t, li);
 			if (ld_cfg.verbose && !is_new &&
 			    (size != t->size || segs != t->segs || st != t->status))
-				ld_log("%s: path now %s %u/%u", t->ifname, path_status_name(t->status),
+				ld_logp(LD_DEBUG, "%s: path now %s %u/%u", t->ifname, path_status_name(t->status),
 				       t->size, t->segs);
 			if (!is_new && !ns->resync)
 				update_want(t, false);
