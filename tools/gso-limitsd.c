@@ -58,19 +58,6 @@ static const char usage[] =
 	"                     gso_max_*/tso_max_* changes (default 10; 0: never)\n"
 	"  --verbose, -v      log path changes and taps going away\n";
 
-struct ld_config ld_cfg = {
-	.settle_s = 0.1,
-	.max_settle_s = 1.0,
-	.qmp_timeout_s = 5.0,
-	.retry_max_s = 60.0,
-	.max_jobs = 64,
-	.rescan_s = 10.0,
-	.proxmox_run_dir = "/var/run/qemu-server",
-	.libvirt_run_dir = "/run/libvirt/qemu",
-	.virsh = "virsh",
-};
-struct ld_counters ld_count;
-
 static double parse_ms(const char *arg, const char *opt)
 {
 	uint64_t v;
@@ -82,61 +69,6 @@ static double parse_ms(const char *arg, const char *opt)
 
 static struct netns *nss[MAX_NETNS];
 static size_t nns;
-
-/* Taps waiting for a QMP conversation, started in order while slots are free. */
-static void start_jobs(double now)
-{
-	size_t i, k;
-
-	for (i = 0; i < nns; i++) {
-		for (k = 0; k < nss[i]->ntaps; k++) {
-			struct tap *t = nss[i]->taps[k];
-
-			if (!t->want_sync || t->job || !t->pid || t->ep.kind == EP_NONE ||
-			    t->retry_at > now)
-				continue;
-			if (job_count() >= ld_cfg.max_jobs && !ld_cfg.dry_run)
-				return;
-			job_start(t, now);
-		}
-	}
-}
-
-/* Whether a --once pass has nothing left to do. */
-static bool settled(void)
-{
-	size_t i, k;
-
-	if (job_count())
-		return false;
-	for (i = 0; i < nns; i++) {
-		if (nss[i]->dirty && !nss[i]->links)
-			return false;
-		for (k = 0; k < nss[i]->ntaps; k++) {
-			const struct tap *t = nss[i]->taps[k];
-
-			if (t->want_sync && t->pid && t->ep.kind != EP_NONE)
-				return false;
-		}
-	}
-	return true;
-}
-
-static int once_status(void)
-{
-	size_t i, k;
-
-	for (i = 0; i < nns; i++)
-		for (k = 0; k < nss[i]->ntaps; k++) {
-			enum tap_state s = nss[i]->taps[k]->state;
-
-			/* Every tap held by a process must have been reached. */
-			if (s == TAP_RETRY || s == TAP_FAILED || s == TAP_UNSUPPORTED ||
-			    s == TAP_UNTRUSTED || s == TAP_NO_ENDPOINT)
-				return EXIT_FAILURE;
-		}
-	return EXIT_SUCCESS;
-}
 
 int main(int argc, char **argv)
 {
@@ -165,10 +97,12 @@ int main(int argc, char **argv)
 	bool json = false, status_cmd = false;
 	int c, sfd, cfd = -1, rc = EXIT_SUCCESS;
 	sigset_t mask;
-	double next_rescan, status_timeout = 5.0;
+	double next_rescan, status_timeout = 5.0, next_retry = 0;
 	bool ready = false;
 
 	fail_prog = "gso-limitsd";
+	ld_cfg.walk_each = getenv("GSO_LIMITSD_WALK_EACH") &&
+			   !strcmp(getenv("GSO_LIMITSD_WALK_EACH"), "1");
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		status_cmd = true;
 		argv[1] = argv[0];
@@ -309,7 +243,7 @@ int main(int argc, char **argv)
 			if (due && due <= now)
 				netns_process(nss[i]);
 		}
-		start_jobs(now);
+		next_retry = sched_start_jobs(nss, nns, now);
 		if (!ready && !ld_cfg.once) {
 			/* Ready: every namespace read once and the control socket listening. */
 			for (i = 0, ready = true; i < nns; i++)
@@ -319,7 +253,7 @@ int main(int argc, char **argv)
 		}
 		for (k = 0; k < job_count(); k++)
 			job_check_timeout(job_at(k), now);
-		if (ld_cfg.once && settled())
+		if (ld_cfg.once && sched_settled(nss, nns))
 			break;
 
 		for (i = 0; i < nns; i++) {
@@ -328,13 +262,9 @@ int main(int argc, char **argv)
 			pfd[n++] = (struct pollfd){ .fd = netns_event_fd(nss[i]), .events = POLLIN };
 			if (due && due < next)
 				next = due;
-			for (k = 0; k < nss[i]->ntaps; k++) {
-				const struct tap *t = nss[i]->taps[k];
-
-				if (t->want_sync && !t->job && t->retry_at > now && t->retry_at < next)
-					next = t->retry_at;
-			}
 		}
+		if (next_retry > now && next_retry < next)
+			next = next_retry;
 		pfd[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		if (cfd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = cfd, .events = POLLIN };
@@ -394,7 +324,7 @@ out:
 	if (ld_cfg.once && json)
 		status_print(stdout, nss, nns);
 	if (ld_cfg.once)
-		rc = once_status();
+		rc = sched_once_status(nss, nns);
 	if (cfd >= 0)
 		unlink(control);
 	while (job_count())

@@ -121,6 +121,28 @@ bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct ta
 				return false;
 			}
 			ep->kind = EP_PROXMOX;
+			/*
+			 * The holder is the VM's QEMU (its pid file says so): its own
+			 * -netdev/-device name the device; a NIC hot-plugged with
+			 * `qm set --netN` is not there, qemu-server names it net<N>.
+			 */
+			if (!qemu_args_read(h->pid, &a)) {
+				char driver[64];
+				bool found = qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds,
+								     taps_of(all, h->pid) == 1, ep->netdev,
+								     sizeof(ep->netdev)) &&
+					     qemu_cmdline_netdev_device(&a, ep->netdev, driver,
+									sizeof(driver), ep->device_id,
+									sizeof(ep->device_id)) &&
+					     ep->device_id[0];
+
+				qemu_args_free(&a);
+				if (found) {
+					snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s",
+						 ep->device_id);
+					return true;
+				}
+			}
 			proxmox_device(ep, net);
 			return true;
 		}

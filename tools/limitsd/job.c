@@ -114,6 +114,7 @@ static void job_free(struct job *j)
 	if (j->tap)
 		j->tap->job = NULL;
 	free(j);
+	sched_changed();
 }
 
 void job_cancel(struct job *j)

@@ -13,7 +13,8 @@
  *               unix socket or `virsh qemu-monitor-command`, non-blocking
  *   status.c    the JSON status (--once --json, `gso-limitsd status`)
  *   log.c       log lines with journald priorities, sd_notify readiness
- *   ../gso-limitsd.c  options, the event loop, timers
+ *   state.c     configuration defaults, counters, which tap is served next
+ *   ../gso-limitsd.c  main: options, the event loop, signals
  */
 #ifndef GSO_LIMITSD_H
 #define GSO_LIMITSD_H
@@ -37,6 +38,8 @@ struct ld_config {
 	bool once;
 	bool verbose;
 	bool json;		/* --once --json: stdout is one JSON document */
+	bool walk_each;		/* GSO_LIMITSD_WALK_EACH=1: one walk per tap (the benchmark's
+				 * comparison with the code before the bridge memo) */
 	double settle_s;	/* quiet time after a link event before acting */
 	double max_settle_s;	/* longest an event waits during a storm */
 	double qmp_timeout_s;	/* each QMP step (connect, greeting, reply) */
@@ -192,6 +195,15 @@ double job_deadline(const struct job *j);
 void job_check_timeout(struct job *j, double now);
 unsigned int job_count(void);
 struct job *job_at(unsigned int i);
+
+/* state.c: which tap gets a QMP conversation next */
+/* Something may have given a tap work (a namespace pass, a conversation's end). */
+void sched_changed(void);
+/* Start conversations while slots are free; the next retry time, or 0. */
+double sched_start_jobs(struct netns *const *nss, size_t nns, double now);
+/* --once: nothing left to do; its exit status (EXIT_FAILURE: a held tap not reached). */
+bool sched_settled(struct netns *const *nss, size_t nns);
+int sched_once_status(struct netns *const *nss, size_t nns);
 
 /* status.c */
 void status_print(FILE *f, struct netns *const *nss, size_t count);

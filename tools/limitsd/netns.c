@@ -345,7 +345,97 @@ static void compute_deps(struct tap *t, const struct link_table *tbl, const stru
 	t->wide = p->truncated;
 }
 
-static void recompute(struct netns *ns, struct tap *t, const struct link_info *li)
+/*
+ * One pass's path of the first tap seen on each bridge, for the others on
+ * the same bridge (issue 24, item 7): a thousand taps on one bridge were a
+ * thousand walks over a thousand ports each when one port changed.  A tap
+ * of a bridge leaves by the bridge's other ports; two taps A and B of the
+ * same bridge differ only in which of them is left out.  So B's path is A's
+ * with B taken out and A put in: the same limits unless B is the port that
+ * limits A's path (then B is walked itself), lowered by A's own limits.
+ */
+static void walk(struct netns *ns, struct tap *t, const struct link_info *li);
+
+struct bridge_memo {
+	const struct link_info *first;	/* the tap walked; NULL: none yet */
+	struct tap *t;			/* its results */
+};
+
+static bool plain_bridge_tap(const struct netns *ns, const struct link_info *li,
+			     const struct link_info **master)
+{
+	if (strcmp(li->kind, "tun") || !li->master)
+		return false;
+	*master = find_link(ns->links, ns->nlinks, li->master);
+	return *master && !strcmp((*master)->kind, "bridge");
+}
+
+/* @t's path from @m's, if it applies (see struct bridge_memo). */
+static bool from_memo(struct tap *t, const struct link_info *li, const struct bridge_memo *m)
+{
+	const struct tap *a = m->t;
+	uint32_t own_size = path_device_max_size(m->first), own_segs = path_device_max_segs(m->first);
+	size_t i, n = 0;
+	int *deps;
+
+	if (a->status != PATH_OK || !strcmp(a->size_from, li->name) ||
+	    !strcmp(a->segs_from, li->name))
+		return false;
+	deps = malloc((a->ndeps + 1) * sizeof(*deps));
+	if (!deps)
+		fail_errno("malloc");
+	/* A's dependencies (A, its bridge, their other ports) and B itself, sorted. */
+	for (i = 0; i < a->ndeps && a->deps[i] < li->ifindex; i++)
+		deps[n++] = a->deps[i];
+	if (i == a->ndeps || a->deps[i] != li->ifindex)
+		deps[n++] = li->ifindex;
+	for (; i < a->ndeps; i++)
+		deps[n++] = a->deps[i];
+	free(t->deps);
+	t->deps = deps;
+	t->ndeps = n;
+	t->wide = a->wide;
+	t->status = PATH_OK;
+	t->incomplete = a->incomplete;
+	t->uses_routes = a->uses_routes;
+	t->size = a->size;
+	t->segs = a->segs;
+	memcpy(t->size_from, a->size_from, sizeof(t->size_from));
+	memcpy(t->segs_from, a->segs_from, sizeof(t->segs_from));
+	t->size_rule = a->size_rule;
+	t->segs_rule = a->segs_rule;
+	if (own_size < t->size) {
+		t->size = own_size;
+		snprintf(t->size_from, sizeof(t->size_from), "%s", m->first->name);
+		t->size_rule = PATH_RULE_BRIDGE_PORT;
+	}
+	if (own_segs < t->segs) {
+		t->segs = own_segs;
+		snprintf(t->segs_from, sizeof(t->segs_from), "%s", m->first->name);
+		t->segs_rule = PATH_RULE_BRIDGE_PORT;
+	}
+	return true;
+}
+
+static void recompute(struct netns *ns, struct tap *t, const struct link_info *li,
+		      struct bridge_memo *memo)
+{
+	const struct link_info *master = NULL;
+	struct bridge_memo *m = NULL;
+
+	if (memo && !ld_cfg.walk_each && plain_bridge_tap(ns, li, &master)) {
+		m = &memo[master - ns->links];
+		if (m->first && from_memo(t, li, m))
+			return;
+	}
+	walk(ns, t, li);
+	if (m && !m->first) {
+		m->first = li;
+		m->t = t;
+	}
+}
+
+static void walk(struct netns *ns, struct tap *t, const struct link_info *li)
 {
 	struct link_table tbl = { .links = ns->links, .count = ns->nlinks, .routes = ns->routes,
 				  .nroutes = ns->nroutes, .rules = ns->rules, .nrules = ns->nrules,
@@ -500,7 +590,8 @@ void netns_process(struct netns *ns)
 	const char *what = "route";
 	bool routes_changed;
 	struct int_set touched = { 0 }, holders_due = { 0 };
-	struct tap **check;
+	struct tap **check, **tap_at;
+	struct bridge_memo *memo = NULL;
 	size_t ncheck = 0;
 	bool all = ns->overrun || ns->resync || !old;
 	double now = clock_now_s();
@@ -596,6 +687,17 @@ void netns_process(struct netns *ns)
 	check = calloc(count + 1, sizeof(*check));
 	if (!check)
 		fail_errno("calloc");
+	/* Each link's tap, by the link's slot: no search per link. */
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+	tap_at = calloc(count + 1, sizeof(*tap_at));
+	if (!tap_at)
+		fail_errno("calloc");
+	for (i = 0; i < ns->ntaps; i++) {
+		const struct link_info *li = find_link(links, count, ns->taps[i]->ifindex);
+
+		if (li)
+			tap_at[li - links] = ns->taps[i];
+	}
 	for (i = 0; i < count; i++) {
 		const struct link_info *li = &links[i];
 		struct tap *t = NULL;
@@ -604,9 +706,7 @@ void netns_process(struct netns *ns)
 		/* tun taps, and macvtaps (held as /dev/tapIFINDEX: tap_holders.h) */
 		if (!path_is_tap(li))
 			continue;
-		for (j = 0; j < ns->ntaps; j++)
-			if (ns->taps[j]->ifindex == li->ifindex)
-				t = ns->taps[j];
+		t = tap_at[i];
 		if (!t) {
 			t = tap_new(ns, li);
 			is_new = true;
@@ -622,7 +722,12 @@ void netns_process(struct netns *ns)
 			uint32_t size = t->size, segs = t->segs;
 			enum path_status st = t->status;
 
-			recompute(ns, t, li);
+			if (!memo) {
+				memo = calloc(count, sizeof(*memo));
+				if (!memo)
+					fail_errno("calloc");
+			}
+			recompute(ns, t, li, memo);
 			if (ld_cfg.verbose && !is_new &&
 			    (size != t->size || segs != t->segs || st != t->status))
 				ld_logp(LD_DEBUG, "%s: path now %s %u/%u", t->ifname, path_status_name(t->status),
@@ -653,9 +758,12 @@ void netns_process(struct netns *ns)
 		if (ns->taps[i]->status != PATH_OK)
 			update_want(ns->taps[i], false);
 	free(check);
+	free(memo);
+	free(tap_at);
 	free(touched.v);
 	free(holders_due.v);
 	ns->overrun = false;
 	ns->resync = false;
 	ns->rescan = false;
+	sched_changed();
 }

@@ -78,6 +78,8 @@ struct nic {
 	char qom[QEMU_OPT_MAX + 32];	/* /machine/peripheral/ID or peripheral-anon/device[N] */
 	char driver[64];
 	bool has_device;
+	bool by_fd;			/* -netdev fd=open_val, else ifname=open_val */
+	char open_val[QEMU_OPT_MAX];
 	bool limits_set;
 	int64_t size, segs;
 };
@@ -211,16 +213,12 @@ static void setup_nics(const struct qemu_args *a, const char *bridge)
 			if (strlen(val) >= sizeof(n->ifname))
 				fail_msg("ifname=%s: too long", val);
 			memcpy(n->ifname, val, strlen(val) + 1);
-			(void)tap_open(n->ifname);	/* held until exit, like QEMU's */
 		} else if (qemu_opt_get(nd, "type", "fd", val, sizeof(val))) {
-			tap_onto_fd(val, n->ifname);
+			n->by_fd = true;
 		} else {
 			fail_msg("-netdev %s: neither ifname= nor fd=", nd);
 		}
-		if (bridge)
-			tap_to_bridge(n->ifname, bridge);
-		/* Many VMs in one process: each answers as soon as its tap exists, as its own QEMU would. */
-		serve_pending();
+		snprintf(n->open_val, sizeof(n->open_val), "%s", val);
 	}
 	/* Devices in command-line order: anonymous ones numbered as QEMU does. */
 	pos = 0;
@@ -250,6 +248,21 @@ static void setup_nics(const struct qemu_args *a, const char *bridge)
 		}
 		if (!id[0])
 			anon++;
+	}
+	/*
+	 * The taps last, each answered for as soon as it exists, as its own
+	 * QEMU would (many VMs in one process): its device is known by then.
+	 */
+	for (i = 0; i < nic_count; i++) {
+		struct nic *n = &nics[i];
+
+		if (n->by_fd)
+			tap_onto_fd(n->open_val, n->ifname);
+		else
+			(void)tap_open(n->ifname);	/* held until exit, like QEMU's */
+		if (bridge)
+			tap_to_bridge(n->ifname, bridge);
+		serve_pending();
 	}
 }
 
