@@ -6,9 +6,10 @@
 #
 #   vm100   Proxmox: -name vm100 -daemonize -pidfile, /S/100.qmp, tap100i0
 #           created by QEMU and put into br0 by its ifup script (pve-bridge's
-#           job), the feature offered with `-global
-#           virtio-net-pci.host_gso_max_segs=65535` (docs/daemon.md: `qm set
-#           --args`)
+#           job), qemu-server's pid file checked; nothing on the command line
+#           for the feature with QEMU's v3 interface (on by default for the
+#           newest machine type), `-global virtio-net-pci.host_gso_max_segs=65535`
+#           with the v2 one
 #   plain   -qmp unix:... (listed with --qmp-socket), an anonymous device,
 #           the feature offered
 #   nofeat  plain, the device started without the feature
@@ -39,9 +40,9 @@ QEMU=${GSO_QEMU:-$("$GSO_TOP/scripts/build-qemu.sh" 2>"$LOG/build-qemu.log")} ||
 # offered only with host_gso_max_*): the daemon speaks both.
 props=$("$QEMU" -device virtio-net-pci,help 2>/dev/null)
 if grep -q 'host_gso_max=' <<<"$props"; then
-	PROP=host_gso_max NOFEAT=,host_gso_limits=off
+	PROP=host_gso_max NOFEAT=,host_gso_limits=off OFFER=()
 elif grep -q 'host-gso-limits' <<<"$props"; then
-	PROP=host-gso-limits NOFEAT=
+	PROP=host-gso-limits NOFEAT='' OFFER=(-global virtio-net-pci.host_gso_max_segs=65535)
 else
 	log_test "QEMU has the run-time GSO limits property" FAIL "$QEMU: qemu-patches/ without it"
 	exit "$ksft_fail"
@@ -86,7 +87,7 @@ qom_limits() { # SOCKET PATH: the device's limits as "SIZE/SEGS"
 ip netns exec "$HOST" "${QEMU_BASE[@]}" -name vm100,debug-threads=on -no-shutdown \
 	-chardev "socket,id=qmp,path=$S/100.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-pidfile "$S/100.pid" -daemonize \
-	-global virtio-net-pci.host_gso_max_segs=65535 \
+	"${OFFER[@]}" \
 	-netdev "type=tap,id=net0,ifname=tap100i0,script=$S/ifup,downscript=no" \
 	-device "virtio-net-pci,mac=BC:24:11:00:01:00,netdev=net0,bus=pci.0,addr=0x12,id=net0" \
 	>"$LOG/vm100.out" 2>&1 || { cat "$LOG/vm100.out"; exit "$ksft_fail"; }

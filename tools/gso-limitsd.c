@@ -101,8 +101,8 @@ int main(int argc, char **argv)
 	bool ready = false;
 
 	fail_prog = "gso-limitsd";
-	ld_cfg.walk_each = getenv("GSO_LIMITSD_WALK_EACH") &&
-			   !strcmp(getenv("GSO_LIMITSD_WALK_EACH"), "1");
+	ld_cfg.unoptimised = getenv("GSO_LIMITSD_UNOPTIMISED") &&
+			     !strcmp(getenv("GSO_LIMITSD_UNOPTIMISED"), "1");
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		status_cmd = true;
 		argv[1] = argv[0];

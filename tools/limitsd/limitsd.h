@@ -38,8 +38,9 @@ struct ld_config {
 	bool once;
 	bool verbose;
 	bool json;		/* --once --json: stdout is one JSON document */
-	bool walk_each;		/* GSO_LIMITSD_WALK_EACH=1: one walk per tap (the benchmark's
-				 * comparison with the code before the bridge memo) */
+	bool unoptimised;	/* GSO_LIMITSD_UNOPTIMISED=1: one path walk per tap and every
+				 * tap looked at on each turn of the event loop, as before
+				 * issue 24 item 7 (the scale benchmark's comparison) */
 	double settle_s;	/* quiet time after a link event before acting */
 	double max_settle_s;	/* longest an event waits during a storm */
 	double qmp_timeout_s;	/* each QMP step (connect, greeting, reply) */

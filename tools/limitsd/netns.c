@@ -423,7 +423,7 @@ static void recompute(struct netns *ns, struct tap *t, const struct link_info *l
 	const struct link_info *master = NULL;
 	struct bridge_memo *m = NULL;
 
-	if (memo && !ld_cfg.walk_each && plain_bridge_tap(ns, li, &master)) {
+	if (memo && !ld_cfg.unoptimised && plain_bridge_tap(ns, li, &master)) {
 		m = &memo[master - ns->links];
 		if (m->first && from_memo(t, li, m))
 			return;

@@ -44,7 +44,7 @@ double sched_start_jobs(struct netns *const *nss, size_t nns, double now)
 {
 	size_t i, k;
 
-	if (!changed && (!next_retry || next_retry > now))
+	if (!changed && (!next_retry || next_retry > now) && !ld_cfg.unoptimised)
 		return next_retry;
 	/* Full: the next conversation to end calls sched_changed(). */
 	if (job_count() >= ld_cfg.max_jobs && !ld_cfg.dry_run)
