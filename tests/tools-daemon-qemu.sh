@@ -113,6 +113,17 @@ check_all() { # SIZE/SEGS
 check_all 64000/64
 log_test "real QEMU (Proxmox, plain command lines): set to the path, read back"
 
+# gso-doctor agrees with the daemon: a tap it set at run time (nothing on
+# QEMU's command line) is info, not a warning; asked nothing, it warns.
+doctor_tap() { # CONTROL: tap100i0's gso-path-limit finding as "SEVERITY FEATURE"
+	ip netns exec "$HOST" "$GSO_TOP/tools/build/gso-doctor" --host --json --limitsd "$1" tap100i0 |
+		jq -r '.findings[] | select(.id == "gso-path-limit") | "\(.severity) \(.evidence.gso_limits_feature)"'
+}
+h link set dev nic0 gso_max_size 64000 gso_max_segs 64 # the doctor flags a path below 65536
+check_eq "gso-doctor, daemon asked" "$(doctor_tap "$S/ctl")" "info set_by_gso_limitsd"
+check_eq "gso-doctor, daemon not asked (control)" "$(doctor_tap none | cut -d' ' -f1)" warning
+log_test "gso-doctor agrees with the daemon's status"
+
 h link set dev nic1 master br0
 check_all 60000/60
 log_test "real QEMU: a port joining the bridge reaches every VM"
