@@ -50,6 +50,9 @@ standin() { # NAME ENV... -- ARGS...
 standin vm100 -- -id 100 -pidfile "$S/100.pid" \
 	-chardev "socket,id=qmp,path=$S/100.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap100i0 -device virtio-net-pci,netdev=net0,id=net0
+standin vm101 QMP_STANDIN_NEGOTIATED=0 -- -id 101 -pidfile "$S/101.pid" \
+	-chardev "socket,id=qmp,path=$S/101.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
+	-netdev type=tap,id=net0,ifname=tap101i0 -device virtio-net-pci,netdev=net0,id=net0
 ARGS=(--netns "$HOST" --proxmox-run-dir "$S" --qmp-timeout 1000)
 
 # --- --once exit codes and JSON ---------------------------------------------------
@@ -105,6 +108,15 @@ kill -0 "$FIRST" || check_err 1 "the first instance died"
 jq -e '.namespaces' <("$LIMITSD" status --control "$S/ctl") >/dev/null ||
 	check_err 1 "the first instance no longer answers on its socket"
 log_test "a second instance fails and leaves the first one's socket"
+
+# --- whether the guest negotiated the feature -------------------------------------
+# x-query-virtio-status after a set: vm100's guest accepted the feature, vm101's
+# has not (yet); asked again at each --rescan until it has.
+negotiated() { "$LIMITSD" status --control "$S/ctl" | jq -r --arg t "$1" '.namespaces[0].taps[] | select(.ifname == $t) | .negotiated'; }
+negotiated_is() { [ "$(negotiated "$1")" = "$2" ]; }
+slowwait 5 negotiated_is tap100i0 true || check_err 1 "tap100i0 negotiated: $(negotiated tap100i0), want true"
+slowwait 5 negotiated_is tap101i0 false || check_err 1 "tap101i0 negotiated: $(negotiated tap101i0), want false"
+log_test "status: whether each guest negotiated the feature"
 
 # --- status --timeout --------------------------------------------------------------
 # A daemon that accepts and never answers (a QMP stand-in told to hang).

@@ -123,6 +123,12 @@ h link set dev nic0 gso_max_size 64000 gso_max_segs 64 # the doctor flags a path
 check_eq "gso-doctor, daemon asked" "$(doctor_tap "$S/ctl")" "info set_by_gso_limitsd"
 check_eq "gso-doctor, daemon not asked (control)" "$(doctor_tap none | cut -d' ' -f1)" warning
 log_test "gso-doctor agrees with the daemon's status"
+# No guest runs: nothing negotiated, in the daemon's status and the doctor's evidence.
+check_eq "status: tap100i0 negotiated" \
+	"$("$LIMITSD" status --control "$S/ctl" | jq -r '.namespaces[0].taps[] | select(.ifname == "tap100i0") | .negotiated')" false
+check_eq "gso-doctor: negotiated" "$(ip netns exec "$HOST" "$GSO_TOP/tools/build/gso-doctor" --host --json \
+	--limitsd "$S/ctl" tap100i0 | jq -r '.findings[] | select(.id == "gso-path-limit") | .evidence.gso_limitsd_negotiated')" false
+log_test "status and doctor: the guest has not negotiated the feature (x-query-virtio-status)"
 
 h link set dev nic1 master br0
 check_all 60000/60

@@ -87,6 +87,7 @@ struct doctor_limitsd_tap {
 	bool set;			/* what QEMU was last told */
 	uint64_t size, segs;
 	char error[512];
+	const char *negotiated;		/* "true", "false" (the guest has not accepted it), "" */
 };
 bool doctor_limitsd_tap(struct doctor_ctx *ctx, const struct link_info *tap,
 			struct doctor_limitsd_tap *out);

@@ -100,6 +100,12 @@ bool doctor_limitsd_tap(struct doctor_ctx *ctx, const struct link_info *tap,
 				out->size = (uint64_t)size;
 				out->segs = (uint64_t)segs;
 			}
+			{
+				const struct jv *neg = jv_get(t, "negotiated");
+
+				out->negotiated = !neg || neg->type != JV_BOOL ? "" :
+						  neg->boolean ? "true" : "false";
+			}
 			snprintf(out->error, sizeof(out->error), "%s",
 				 jv_get_string(t, "error") ? jv_get_string(t, "error") : "");
 			return true;

@@ -163,6 +163,8 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 			doctor_ev_u64(f, "gso_limitsd_size", ld.size);
 			doctor_ev_u64(f, "gso_limitsd_segs", ld.segs);
 		}
+		if (ld.negotiated && ld.negotiated[0])
+			doctor_ev_str(f, "gso_limitsd_negotiated", "%s", ld.negotiated);
 		if (!managed && ld.error[0])
 			doctor_ev_str(f, "gso_limitsd_error", "%s", ld.error);
 	}

@@ -40,7 +40,7 @@
 #define JOB_MAX_CANDIDATES	32
 #define JOB_MAX		256
 
-enum job_step { STEP_LIST, STEP_GET_NETDEV, STEP_PROBE, STEP_SET };
+enum job_step { STEP_LIST, STEP_GET_NETDEV, STEP_PROBE, STEP_SET, STEP_STATUS };
 enum job_phase { PH_GREETING, PH_CAPS, PH_REPLY, PH_VIRSH_READ, PH_VIRSH_REAP };
 
 struct job {
@@ -58,6 +58,8 @@ struct job {
 	char *cand[JOB_MAX_CANDIDATES];	/* anonymous virtio-net devices */
 	size_t ncand, icand;
 	bool tried_backend;
+	bool set_ok;			/* the qom-set went through (STEP_STATUS follows) */
+	bool status_only;		/* only ask whether the guest negotiated the feature */
 	unsigned int seq;
 	double reap_check;		/* PH_VIRSH_REAP: next waitpid() */
 };
@@ -148,6 +150,13 @@ static void job_fail(struct job *j, double now, bool retry, enum tap_state refus
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (j->status_only) {
+		/* Only a question about the guest: the limits stand, asked again later. */
+		if (t)
+			t->want_status = false;
+		job_free(j);
+		return;
+	}
 	ld_count.failures++;
 	if (t && retry) {
 		t->backoff_s = t->backoff_s ? t->backoff_s * 2 : 1;
@@ -234,6 +243,10 @@ static void step_command(struct job *j, char *buf, size_t len)
 	case STEP_PROBE:
 		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
 			 "\"property\":\"host_gso_max\"}%s}", ep->qom, id);
+		break;
+	case STEP_STATUS:
+		snprintf(buf, len, "{\"execute\":\"x-query-virtio-status\",\"arguments\":"
+			 "{\"path\":\"%s/virtio-backend\"}%s}", ep->qom, id);
 		break;
 	case STEP_SET:
 		snprintf(buf, len, "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"%s%s\","
@@ -344,8 +357,38 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		}
 		j->step = STEP_SET;
 		break;
+	case STEP_STATUS:
+		/*
+		 * x-query-virtio-status: the guest's features name the feature once
+		 * its driver accepted it.  No answer (a QEMU without the command):
+		 * not known.
+		 */
+		t->negotiated = -1;
+		if (ret) {
+			const struct jv *gf = jv_get(ret, "guest-features");
+			const struct jv *df = gf ? jv_get(gf, "dev-features") : NULL;
+
+			t->negotiated = 0;
+			for (i = 0; df && df->type == JV_ARRAY && i < df->count; i++)
+				if (df->items[i].type == JV_STRING &&
+				    !strncmp(df->items[i].string, "VIRTIO_NET_F_GSO_LIMITS", 23))
+					t->negotiated = 1;
+		}
+		if (j->status_only) {
+			t->want_status = false;
+			job_free(j);
+		} else {
+			job_done(j);
+		}
+		return;
 	case STEP_SET:
 		if (ret) {
+			/* Then whether the guest uses it, until it does (status "negotiated"). */
+			if (t->negotiated != 1) {
+				j->set_ok = true;
+				j->step = STEP_STATUS;
+				break;
+			}
 			job_done(j);
 			return;
 		}
@@ -588,6 +631,10 @@ bool job_start(struct tap *t, double now)
 	struct job *j;
 	char label[96], where[600];
 
+	if (!t->want_sync && t->want_status && (!(t->ep.qom[0] && t->applied) || ld_cfg.dry_run)) {
+		t->want_status = false;	/* not set yet: the next set asks */
+		return false;
+	}
 	t->want_sync = false;
 	if (!plain_text(t->ep.qom) || !plain_text(t->ep.netdev)) {
 		tap_set_state(t, TAP_FAILED, "device id or netdev with characters QMP paths do not take");
@@ -619,9 +666,15 @@ bool job_start(struct tap *t, double now)
 	j->size = t->size;
 	j->segs = t->segs;
 	j->step = !t->ep.qom[0] ? STEP_LIST : t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
+	if (!t->want_sync && t->want_status && t->ep.qom[0] && t->applied) {
+		/* Synced already: only ask whether the guest negotiated the feature. */
+		j->status_only = true;
+		j->step = STEP_STATUS;
+	}
 	jobs[njobs++] = j;
 	t->job = j;
-	tap_set_state(t, TAP_IN_FLIGHT, NULL);
+	if (!j->status_only)
+		tap_set_state(t, TAP_IN_FLIGHT, NULL);
 
 	if (t->ep.kind == EP_LIBVIRT) {
 		send_step(j, now);

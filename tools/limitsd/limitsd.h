@@ -131,6 +131,8 @@ struct tap {
 	bool applied;
 	uint32_t applied_size, applied_segs;
 	bool want_sync;
+	bool want_status;		/* ask whether the guest negotiated the feature */
+	int negotiated;			/* x-query-virtio-status: 1 yes, 0 not (yet), -1 not known */
 	double retry_at;
 	double backoff_s;
 	char error[512];

@@ -500,6 +500,7 @@ static struct tap *tap_new(struct netns *ns, const struct link_info *li)
 	t->ns = ns;
 	t->ifindex = li->ifindex;
 	t->state = TAP_NO_VMM;
+	t->negotiated = -1;
 	return t;
 }
 
@@ -553,6 +554,7 @@ static void resolve_holders(struct netns *ns, struct tap **list, size_t n, doubl
 		t->pid = h->pid;
 		t->starttime = h->starttime;
 		t->applied = false;
+		t->negotiated = -1;
 		t->recheck_at = 0;
 		if (endpoint_resolve(t, h, &all)) {
 			/* A new QEMU starts from its configured values: set ours again. */
@@ -762,6 +764,10 @@ void netns_process(struct netns *ns)
 	free(tap_at);
 	free(touched.v);
 	free(holders_due.v);
+	/* A guest negotiates after its QEMU was set: ask again on every rescan until it has. */
+	for (i = 0; ns->rescan && i < ns->ntaps; i++)
+		if (ns->taps[i]->state == TAP_SYNCED && ns->taps[i]->negotiated != 1)
+			ns->taps[i]->want_status = true;
 	ns->overrun = false;
 	ns->resync = false;
 	ns->rescan = false;

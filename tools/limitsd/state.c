@@ -37,7 +37,7 @@ void sched_changed(void)
 
 static bool waiting(const struct tap *t)
 {
-	return t->want_sync && !t->job && t->pid && t->ep.kind != EP_NONE;
+	return (t->want_sync || t->want_status) && !t->job && t->pid && t->ep.kind != EP_NONE;
 }
 
 double sched_start_jobs(struct netns *const *nss, size_t nns, double now)

@@ -53,6 +53,8 @@ static void print_tap(FILE *f, const struct tap *t)
 	else
 		fputs(",\"set\":null", f);
 	print_str_or_null(f, "error", t->error[0] ? t->error : t->vmm_note);
+	fprintf(f, ",\"negotiated\":%s",
+		t->negotiated > 0 ? "true" : t->negotiated == 0 ? "false" : "null");
 	fprintf(f, ",\"qmp_commands\":%lu,\"vmm\":", t->commands);
 	if (!t->pid) {
 		fputs("null}", f);

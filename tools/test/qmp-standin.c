@@ -34,6 +34,8 @@
  *        does not offer the feature (patched QEMU, started without it); the
  *        errors are QEMU's
  *   QMP_STANDIN_EVENTS=1   an event before every reply (clients must skip them)
+ *   QMP_STANDIN_NEGOTIATED=0  x-query-virtio-status: the guest has not accepted
+ *                          VIRTIO_NET_F_GSO_LIMITS (default: it has)
  *   QMP_STANDIN_STUCK=1    accept connections and never answer (a hung QEMU)
  *   QMP_STANDIN_BRIDGE=BR  put its taps into bridge BR and up, as Proxmox's
  *                          tap script does when QEMU creates the tap
@@ -449,6 +451,29 @@ static void cmd_qom_get(int fd, const struct jv *id, const struct jv *args)
 	}
 }
 
+/*
+ * x-query-virtio-status on a device's virtio-backend, reduced to the
+ * guest's features: QMP_STANDIN_NEGOTIATED=0 a guest that has not (yet)
+ * accepted VIRTIO_NET_F_GSO_LIMITS, else one that has.
+ */
+static void cmd_virtio_status(int fd, const struct jv *id, const struct jv *args)
+{
+	const char *path = jv_get_string(args, "path"), *env = getenv("QMP_STANDIN_NEGOTIATED");
+	bool backend;
+	struct nic *n = path ? nic_by_path(path, &backend) : NULL;
+
+	if (!n || !backend) {
+		send_error(fd, id, "GenericError", "Path '%s' is not a VirtIODevice", path ? path : "");
+		return;
+	}
+	log_line("x-query-virtio-status %s", path);
+	send_return(fd, id, env && !strcmp(env, "0") ?
+		    "{\"name\":\"virtio-net\",\"guest-features\":{\"dev-features\":[],\"transports\":[]}}" :
+		    "{\"name\":\"virtio-net\",\"guest-features\":{\"dev-features\":"
+		    "[\"VIRTIO_NET_F_GSO_LIMITS: Device reports its host path's GSO limits\"],"
+		    "\"transports\":[]}}");
+}
+
 static void cmd_qom_list(int fd, const struct jv *id, const struct jv *args)
 {
 	const char *path = jv_get_string(args, "path");
@@ -503,6 +528,8 @@ static bool handle_message(int fd, const char *msg, size_t len, bool *negotiated
 		cmd_qom_get(fd, id, args);
 	} else if (!strcmp(cmd, "qom-list")) {
 		cmd_qom_list(fd, id, args);
+	} else if (!strcmp(cmd, "x-query-virtio-status")) {
+		cmd_virtio_status(fd, id, args);
 	} else if (!strcmp(cmd, "qmp_capabilities")) {
 		send_error(fd, id, "CommandNotFound", "Capabilities negotiation is already complete, command ignored");
 	} else {
