@@ -192,13 +192,22 @@ static void job_done(struct job *j)
 		t->applied_segs = j->segs;
 		t->backoff_s = 0;
 		endpoint_describe(&t->ep, where, sizeof(where));
-		ld_log("%s: set size %u segs %u (path limit from %s) via %s%s",
-		       tap_label(t, label, sizeof(label)), j->size, j->segs,
-		       t->size_from[0] ? t->size_from : "-", where,
-		       t->ep.backend ? "/virtio-backend" : "");
-		tap_set_state(t, TAP_SYNCED, NULL);
+		if (t->status != PATH_OK && j->size == LD_NO_LIMIT_SIZE &&
+		    j->segs == LD_NO_LIMIT_SEGS) {
+			ld_log("%s: set back to no limit (size %u segs %u): its path is no longer "
+			       "known (%s) via %s", tap_label(t, label, sizeof(label)), j->size,
+			       j->segs, path_status_name(t->status), where);
+			tap_set_state(t, TAP_NO_PATH, NULL);
+		} else {
+			ld_log("%s: set size %u segs %u (path limit from %s) via %s%s",
+			       tap_label(t, label, sizeof(label)), j->size, j->segs,
+			       t->size_from[0] ? t->size_from : "-", where,
+			       t->ep.backend ? "/virtio-backend" : "");
+			tap_set_state(t, TAP_SYNCED, NULL);
+		}
 		/* The path moved while we talked: go again. */
-		t->want_sync = t->status == PATH_OK && (t->size != j->size || t->segs != j->segs);
+		t->want_sync = t->status == PATH_OK ? t->size != j->size || t->segs != j->segs :
+			       j->size != LD_NO_LIMIT_SIZE || j->segs != LD_NO_LIMIT_SEGS;
 	}
 	job_free(j);
 }
@@ -626,8 +635,16 @@ void job_check_timeout(struct job *j, double now)
 			  j->tap ? j->tap->ep.socket : "?", ld_cfg.qmp_timeout_s);
 }
 
+/* What @t's QEMU is to be told: the path's limits, or no limit once the path is unknown. */
+static void target(const struct tap *t, uint32_t *size, uint32_t *segs)
+{
+	*size = t->status == PATH_OK ? t->size : LD_NO_LIMIT_SIZE;
+	*segs = t->status == PATH_OK ? t->segs : LD_NO_LIMIT_SEGS;
+}
+
 bool job_start(struct tap *t, double now)
 {
+	uint32_t size, segs;
 	struct job *j;
 	char label[96], where[600];
 
@@ -640,17 +657,18 @@ bool job_start(struct tap *t, double now)
 		tap_set_state(t, TAP_FAILED, "device id or netdev with characters QMP paths do not take");
 		return false;
 	}
+	target(t, &size, &segs);
 	if (ld_cfg.dry_run) {
 		endpoint_describe(&t->ep, where, sizeof(where));
 		/* With --json, stdout is the JSON document alone: the lines go to stderr. */
 		fprintf(ld_cfg.json ? stderr : stdout,
 			"would set %s: size %u segs %u (path limit from %s) via %s\n",
-			tap_label(t, label, sizeof(label)), t->size, t->segs,
+			tap_label(t, label, sizeof(label)), size, segs,
 			t->size_from[0] ? t->size_from : "-", where);
 		fflush(ld_cfg.json ? stderr : stdout);
 		t->applied = true;
-		t->applied_size = t->size;
-		t->applied_segs = t->segs;
+		t->applied_size = size;
+		t->applied_segs = segs;
 		tap_set_state(t, TAP_DRY_RUN, NULL);
 		return true;
 	}
@@ -663,8 +681,7 @@ bool job_start(struct tap *t, double now)
 		fail_errno("calloc");
 	j->tap = t;
 	j->fd = -1;
-	j->size = t->size;
-	j->segs = t->segs;
+	target(t, &j->size, &j->segs);
 	j->step = !t->ep.qom[0] ? STEP_LIST : t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
 	if (!t->want_sync && t->want_status && t->ep.qom[0] && t->applied) {
 		/* Synced already: only ask whether the guest negotiated the feature. */

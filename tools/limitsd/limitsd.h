@@ -33,6 +33,10 @@
 
 struct mnl_socket;
 
+/* QEMU's "no limit" (docs/qemu.md): what a tap whose path became unknown is set back to. */
+#define LD_NO_LIMIT_SIZE	4294967295u
+#define LD_NO_LIMIT_SEGS	65535u
+
 struct ld_config {
 	bool dry_run;
 	bool once;

@@ -467,9 +467,16 @@ static void update_want(struct tap *t, bool force)
 {
 	if (t->status != PATH_OK) {
 		/* Unknown path: leave QEMU's values alone rather than guess (docs/daemon.md). */
-		if (t->state != TAP_NO_VMM && !no_endpoint(t))
+		if (t->state != TAP_NO_VMM && !no_endpoint(t) && !t->job)
 			tap_set_state(t, TAP_NO_PATH, NULL);
-		t->want_sync = false;
+		/*
+		 * A value set for an earlier path (a tap routed for the moment
+		 * before it was bridged, a bridge that lost its last port) must
+		 * not stay: QEMU goes back to no limit.
+		 */
+		t->want_sync = t->applied && t->pid && !no_endpoint(t) &&
+			       (t->applied_size != LD_NO_LIMIT_SIZE ||
+				t->applied_segs != LD_NO_LIMIT_SEGS);
 		return;
 	}
 	if (force || !t->applied || t->applied_size != t->size || t->applied_segs != t->segs) {
