@@ -13,6 +13,9 @@
 #   plain   -qmp unix:... (listed with --qmp-socket), an anonymous device,
 #           the feature offered
 #   nofeat  plain, the device started without the feature
+#   nicvm   plain, its NIC from -nic (no -netdev/-device to read), and a second
+#           one hot-plugged over QMP (netdev_add + device_add): both found
+#           through QEMU itself ("info network", qom-list)
 #
 # libvirt runs for real in tools-daemon-libvirt.sh.
 #
@@ -137,5 +140,19 @@ log_test "real QEMU: a port joining the bridge reaches every VM"
 slowwait 10 grep -q "tapnofeat: .*does not offer the GSO limits feature" "$LOG/daemon.log" ||
 	check_err 1 "the device without the feature: no message with QEMU's words"
 log_test "real QEMU: a device started without the feature is reported"
+
+qemu_bg nicvm "${QEMU_BASE[@]}" "${OFFER[@]}" -qmp "unix:$S/nicvm.qmp,server=on,wait=off" \
+	-nic "tap,ifname=tapnic,script=$S/ifup,downscript=no,model=virtio-net-pci"
+qmp "$S/nicvm.qmp" "{\"execute\":\"netdev_add\",\"arguments\":{\"type\":\"tap\",\"id\":\"hp0\",\"ifname\":\"taphp\",\"script\":\"$S/ifup\",\"downscript\":\"no\"}}" >"$LOG/netdev_add.json"
+qmp "$S/nicvm.qmp" '{"execute":"device_add","arguments":{"driver":"virtio-net-pci","netdev":"hp0","id":"hpnic"}}' >"$LOG/device_add.json"
+device_of() { "$LIMITSD" status --control "$S/ctl" | jq -r --arg t "$1" '.namespaces[0].taps[] | select(.ifname == $t) | .vmm.device // ""'; }
+known() { [ -n "$(device_of "$1")" ]; }
+for tap in tapnic taphp; do
+	slowwait 20 known "$tap" || check_err 1 "$tap: no device found: $(grep "$tap" "$LOG/daemon.log" | tail -1)"
+	dev=$(device_of "$tap")
+	[ -z "$dev" ] || slowwait 20 limits_are "$S/nicvm.qmp" "$dev" 60000/60 ||
+		check_err 1 "$tap ($dev): $(qom_limits "$S/nicvm.qmp" "$dev"), want 60000/60"
+done
+log_test "real QEMU: -nic and a hot-plugged NIC, found through QMP, set"
 
 tests_exit

@@ -162,20 +162,25 @@ bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct ta
 		qemu_args_free(&a);
 		goto untrusted;
 	}
-	if (!qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds, taps_of(all, h->pid) == 1,
-				     ep->netdev, sizeof(ep->netdev))) {
-		snprintf(t->vmm_note, sizeof(t->vmm_note),
-			 "pid %d holds the tap but has no -netdev tap for it (not QEMU?)", (int)h->pid);
-		goto fail;
+	/*
+	 * The command line is a hint: a tap of -nic, or of a netdev hot-plugged
+	 * later, is not there; QEMU then names it (job.c, "info network").
+	 */
+	if (qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds, taps_of(all, h->pid) == 1,
+				    ep->netdev, sizeof(ep->netdev))) {
+		if (!qemu_cmdline_netdev_device(&a, ep->netdev, driver, sizeof(driver),
+						ep->device_id, sizeof(ep->device_id))) {
+			snprintf(t->vmm_note, sizeof(t->vmm_note),
+				 "pid %d: no virtio-net -device with netdev=%s", (int)h->pid,
+				 ep->netdev);
+			goto fail;
+		}
+		if (ep->device_id[0])
+			snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s",
+				 ep->device_id);
+	} else {
+		ep->netdev[0] = '\0';
 	}
-	if (!qemu_cmdline_netdev_device(&a, ep->netdev, driver, sizeof(driver), ep->device_id,
-					sizeof(ep->device_id))) {
-		snprintf(t->vmm_note, sizeof(t->vmm_note),
-			 "pid %d: no virtio-net -device with netdev=%s", (int)h->pid, ep->netdev);
-		goto fail;
-	}
-	if (ep->device_id[0])
-		snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s", ep->device_id);
 
 	if (qemu_cmdline_proxmox_vmid(&a, &vmid)) {
 		/* -id VMID with a tap not named by qemu-server: its pid file must agree. */

@@ -40,7 +40,17 @@
 #define JOB_MAX_CANDIDATES	32
 #define JOB_MAX		256
 
-enum job_step { STEP_LIST, STEP_GET_NETDEV, STEP_PROBE, STEP_SET, STEP_STATUS };
+enum job_step { STEP_INFO, STEP_LIST, STEP_GET_NETDEV, STEP_PROBE, STEP_SET, STEP_STATUS };
+
+/*
+ * Where virtio-net devices sit in QOM: -device with an id, without one,
+ * and -nic's (created by the board, "unattached").  A device known from
+ * the command line is anonymous (the first only); one known from QEMU
+ * alone (STEP_INFO) may be in any.
+ */
+static const char *const containers[] = {
+	"/machine/peripheral-anon", "/machine/peripheral", "/machine/unattached",
+};
 enum job_phase { PH_GREETING, PH_CAPS, PH_REPLY, PH_VIRSH_READ, PH_VIRSH_REAP };
 
 struct job {
@@ -57,6 +67,7 @@ struct job {
 	size_t wlen, woff;
 	char *cand[JOB_MAX_CANDIDATES];	/* anonymous virtio-net devices */
 	size_t ncand, icand;
+	size_t icont, ncont;		/* STEP_LIST: containers[icont], of ncont to list */
 	bool tried_backend;
 	bool set_ok;			/* the qom-set went through (STEP_STATUS follows) */
 	bool status_only;		/* only ask whether the guest negotiated the feature */
@@ -241,9 +252,13 @@ static void step_command(struct job *j, char *buf, size_t len)
 	if (ep->kind != EP_LIBVIRT)
 		snprintf(id, sizeof(id), ",\"id\":%u", ++j->seq);
 	switch (j->step) {
+	case STEP_INFO:
+		snprintf(buf, len, "{\"execute\":\"human-monitor-command\",\"arguments\":"
+			 "{\"command-line\":\"info network\"}%s}", id);
+		break;
 	case STEP_LIST:
 		snprintf(buf, len, "{\"execute\":\"qom-list\",\"arguments\":"
-			 "{\"path\":\"/machine/peripheral-anon\"}%s}", id);
+			 "{\"path\":\"%s\"}%s}", containers[j->icont], id);
 		break;
 	case STEP_GET_NETDEV:
 		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
@@ -265,6 +280,40 @@ static void step_command(struct job *j, char *buf, size_t len)
 			 j->size, j->segs, id);
 		break;
 	}
+}
+
+/* In "info network" text @info, the netdev whose tap is @ifname, into @out. */
+static bool info_network_netdev(const char *info, const char *ifname, char *out, size_t len)
+{
+	const char *line = info;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n'), *p, *colon;
+		char key[IF_NAMESIZE + 16];
+		size_t n;
+
+		if (!end)
+			end = line + strlen(line);
+		snprintf(key, sizeof(key), "ifname=%s", ifname);
+		p = strstr(line, key);
+		if (p && p < end && (p[strlen(key)] == ',' || p[strlen(key)] == '\r' ||
+				     p + strlen(key) == end)) {
+			p = line;
+			while (p < end && (*p == ' ' || *p == '\\'))
+				p++;
+			colon = memchr(p, ':', (size_t)(end - p));
+			if (!colon)
+				return false;
+			n = (size_t)(colon - p);
+			if (!n || n >= len)
+				return false;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return true;
+		}
+		line = *end ? end + 1 : NULL;
+	}
+	return false;
 }
 
 /* Whether @s holds only characters a QOM path or id needs (it goes into JSON unescaped). */
@@ -308,9 +357,27 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		return;
 	}
 	switch (j->step) {
+	case STEP_INFO:
+		/*
+		 * QEMU's own word on which netdev holds the tap: "info network"
+		 * lists each NIC and, under it, " \ NETDEV: index=0,type=tap,
+		 * ifname=TAP,...".  For -nic, hot-plugged netdevs, anything the
+		 * command line does not say.
+		 */
+		if (!ret || ret->type != JV_STRING || !info_network_netdev(ret->string, t->ifname,
+									    t->ep.netdev,
+									    sizeof(t->ep.netdev))) {
+			job_refused(j, TAP_FAILED, "QEMU's 'info network' has no netdev with ifname=%s",
+				    t->ifname);
+			return;
+		}
+		j->step = STEP_LIST;
+		j->icont = 0;
+		j->ncont = sizeof(containers) / sizeof(containers[0]);
+		break;
 	case STEP_LIST:
 		if (err || ret->type != JV_ARRAY) {
-			job_refused(j, TAP_FAILED, "qom-list /machine/peripheral-anon: %s",
+			job_refused(j, TAP_FAILED, "qom-list %s: %s", containers[j->icont],
 				    desc ? desc : "not a list");
 			return;
 		}
@@ -322,11 +389,13 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			if (!name || !type || strncmp(type, "child<virtio-net", 16) ||
 			    !plain_text(name))
 				continue;
-			snprintf(path, sizeof(path), "/machine/peripheral-anon/%s", name);
+			snprintf(path, sizeof(path), "%s/%s", containers[j->icont], name);
 			j->cand[j->ncand++] = strdup(path);
 			if (!j->cand[j->ncand - 1])
 				fail_errno("strdup");
 		}
+		if (++j->icont < j->ncont)
+			break;	/* the next container */
 		if (!j->ncand) {
 			job_refused(j, TAP_FAILED, "no anonymous virtio-net device in QEMU");
 			return;
@@ -683,6 +752,9 @@ bool job_start(struct tap *t, double now)
 	j->fd = -1;
 	target(t, &j->size, &j->segs);
 	j->step = !t->ep.qom[0] ? STEP_LIST : t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
+	j->ncont = 1;
+	if (!t->ep.qom[0] && !t->ep.netdev[0])
+		j->step = STEP_INFO;	/* not on the command line: ask QEMU */
 	if (!t->want_sync && t->want_status && t->ep.qom[0] && t->applied) {
 		/* Synced already: only ask whether the guest negotiated the feature. */
 		j->status_only = true;
