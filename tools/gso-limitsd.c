@@ -101,8 +101,11 @@ int main(int argc, char **argv)
 	bool ready = false;
 
 	fail_prog = "gso-limitsd";
-	ld_cfg.unoptimised = getenv("GSO_LIMITSD_UNOPTIMISED") &&
-			     !strcmp(getenv("GSO_LIMITSD_UNOPTIMISED"), "1");
+	{
+		const char *e = getenv("GSO_LIMITSD_UNOPTIMISED");
+
+		ld_cfg.unoptimised = e && !strcmp(e, "1");
+	}
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		status_cmd = true;
 		argv[1] = argv[0];

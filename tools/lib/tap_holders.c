@@ -179,7 +179,8 @@ static int scan_process(const char *pid_s, dev_t dev, ino_t ino, struct tap_hold
 		target[n] = '\0';
 		macvtap = !strncmp(target, "/dev/tap", 8) && parse_all_digits(target + 8);
 		if (macvtap) {
-			tap_holder_macvtap_key(atoi(target + 8), ifname, sizeof(ifname));
+			tap_holder_macvtap_key((int)strtol(target + 8, NULL, 10), ifname,
+					       sizeof(ifname));
 		} else {
 			if (strcmp(target, "/dev/net/tun"))
 				continue;

@@ -127,7 +127,6 @@ bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct ta
 			 * `qm set --netN` is not there, qemu-server names it net<N>.
 			 */
 			if (!qemu_args_read(h->pid, &a)) {
-				char driver[64];
 				bool found = qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds,
 								     taps_of(all, h->pid) == 1, ep->netdev,
 								     sizeof(ep->netdev)) &&

@@ -34,8 +34,16 @@ static bool stderr_is_journal(void)
 	const char *js = getenv("JOURNAL_STREAM");
 	unsigned long long dev, ino;
 	struct stat st;
+	char *end;
 
-	if (!js || sscanf(js, "%llu:%llu", &dev, &ino) != 2 || fstat(STDERR_FILENO, &st))
+	if (!js)
+		return false;
+	dev = strtoull(js, &end, 10);
+	if (end == js || *end != ':')
+		return false;
+	js = end + 1;
+	ino = strtoull(js, &end, 10);
+	if (end == js || *end || fstat(STDERR_FILENO, &st))
 		return false;
 	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }

@@ -156,7 +156,7 @@ int manager_libvirt(const char *dir, const char *ifname, pid_t pid, struct endpo
 			free(xml);
 			continue;
 		}
-		if (atol(spid) != (long)pid) {
+		if (strtol(spid, NULL, 10) != (long)pid) {
 			snprintf(note, nlen, "libvirt domain %s has the tap but its QEMU is pid %s, "
 				 "not the holder %d", name, spid, (int)pid);
 			found = -1;
@@ -185,7 +185,7 @@ int manager_proxmox_pid(const char *dir, unsigned int vmid, pid_t pid, char *not
 		snprintf(note, nlen, "no %s: VM %u is not running under qemu-server", path, vmid);
 		return 0;
 	}
-	p = atol(text);
+	p = strtol(text, NULL, 10);
 	free(text);
 	if (p != (long)pid) {
 		snprintf(note, nlen, "%s names pid %ld, not the holder %d", path, p, (int)pid);
