@@ -76,6 +76,19 @@ check_eq "--once --json: tapnoqmp's state" \
 	"$(jq -r '.namespaces[0].taps[] | select(.ifname == "tapnoqmp") | .state' "$LOG/once-unreached.json")" no_endpoint
 log_test "--once fails while a held tap is not reached"
 
+# --- CAP_SYS_ADMIN: only to enter another namespace (--netns) ----------------------
+rc=0
+ip netns exec "$HOST" setpriv --bounding-set=-sys_admin "$LIMITSD" --proxmox-run-dir "$S" \
+	--once --dry-run >"$LOG/nocap-own.log" 2>&1 || rc=$?
+grep -q "would set tap100i0" "$LOG/nocap-own.log" ||
+	check_err 1 "without CAP_SYS_ADMIN, in its own namespace (rc $rc): $(tail -2 "$LOG/nocap-own.log")"
+rc=0
+setpriv --bounding-set=-sys_admin "$LIMITSD" "${ARGS[@]}" --once >"$LOG/nocap-netns.log" 2>&1 || rc=$?
+check_eq "--netns without CAP_SYS_ADMIN: exit status" "$rc" 1
+grep -q "entering another namespace needs CAP_SYS_ADMIN" "$LOG/nocap-netns.log" ||
+	check_err 1 "unclear message: $(cat "$LOG/nocap-netns.log")"
+log_test "CAP_SYS_ADMIN needed only for --netns, and said so"
+
 # --- single instance, journald priorities, sd_notify ------------------------------
 socat -u "UNIX-RECV:$S/notify" "OPEN:$S/notify.out,creat,append" &
 defer "kill $!"

@@ -195,7 +195,9 @@ int main(int argc, char **argv)
 			netns_close(ns);
 			free(ns);
 			fail_msg("--netns %s: %s%s", nnames ? netns_names[i] : "(own)", strerror(-ret),
-				 ret == -ENOENT ? " (no /run/netns/NAME: see `ip netns list`)" : "");
+				 ret == -ENOENT ? " (no /run/netns/NAME: see `ip netns list`)" :
+				 ret == -EPERM ? " (entering another namespace needs CAP_SYS_ADMIN; "
+						 "without --netns the daemon does not)" : "");
 		}
 		nss[nns++] = ns;
 	}
