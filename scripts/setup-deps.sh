@@ -40,6 +40,9 @@ PKGS_SPEC=(texlive-xetex texlive-latex-extra texlive-fonts-recommended
 # From bookworm-backports on Debian 12.  iproute2: Debian 12's 6.1 cannot
 # set gso_ipv4_max_size (BIG TCP's IPv4 limit; iproute2 6.3).
 PKGS_BPO=(meson python3-pycotap iproute2)
+# gso-limitsd's tests against real libvirt (tools-daemon-libvirt.sh): libvirt
+# 11.3 (monolithic libvirtd), run in the test's own namespaces.
+PKGS_BPO+=(libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients)
 
 need_meson=1.5
 need_iproute2=6.3

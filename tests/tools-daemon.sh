@@ -25,7 +25,7 @@ set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-LIMITSD=$GSO_TOP/tools/build/gso-limitsd
+LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
 STANDIN=$GSO_TOP/tools/build/qmp-standin
 LOG=$TEST_LOG_DIR/tools-daemon
 mkdir -p "$LOG"
@@ -61,6 +61,7 @@ ip -n "$OTHER" link set dev nic9 gso_max_size 48000 gso_max_segs 48 master br9
 for dev in br9 nic9 nic9p; do ip -n "$OTHER" link set dev "$dev" up; done
 
 # The stand-in virsh: `virsh qemu-monitor-command DOMAIN --pretty JSON`.
+# It refuses a command with an "id" as libvirt does (libvirt adds its own).
 cat >"$S/virsh" <<EOF
 #!/bin/bash
 set -euo pipefail
@@ -68,6 +69,9 @@ set -euo pipefail
 dom=\$2
 shift 2
 [ "\$1" = --pretty ] && shift
+case "\$1" in *'"id"'*)
+	echo "error: internal error: Unable to append command 'id' string" >&2; exit 1;;
+esac
 exec "$STANDIN" --client "$S/\$dom.sock" "\$1"
 EOF
 chmod +x "$S/virsh"
@@ -110,6 +114,7 @@ wait_sets() { slowwait "${3:-10}" sets_at_least "$1" "$2"; }
 DAEMON_PID=
 start_daemon() {
 	"$LIMITSD" --netns "$HOST" --netns "$OTHER" --control "$S/ctl" --proxmox-run-dir "$S" \
+		--libvirt-run-dir "$S/libvirt" --qmp-socket "$S/*.qmp" \
 		--virsh "$S/virsh" --settle 50 --qmp-timeout 1500 --rescan 3 --verbose \
 		>>"$LOG/daemon.log" 2>&1 &
 	DAEMON_PID=$!
@@ -125,7 +130,7 @@ tap_state() { status | jq -r --arg t "$1" '.namespaces[0].taps[] | select(.ifnam
 
 
 # --- the VMs, the hung one first: it must not hold up the rest -------------------
-vm vm103 br0 QMP_STANDIN_STUCK=1 -- -id 103 -chardev "socket,id=qmp,path=$S/103.qmp,server=on,wait=off" \
+vm vm103 br0 QMP_STANDIN_STUCK=1 -- -id 103 -pidfile "$S/103.pid" -chardev "socket,id=qmp,path=$S/103.qmp,server=on,wait=off" \
 	-mon chardev=qmp,mode=control -netdev type=tap,id=net0,ifname=tap103i0 \
 	-device virtio-net-pci,netdev=net0,id=net0
 start_vm100
@@ -138,14 +143,33 @@ vm dom1 br1 QMP_STANDIN_TAPFD_31=vnet0 QMP_STANDIN_SOCKET="$S/dom1.sock" -- \
 	-mon chardev=charmonitor,id=monitor,mode=control \
 	-netdev '{"type":"tap","fd":"31","vhost":true,"vhostfd":"33","id":"hostnet0"}' \
 	-device '{"driver":"virtio-net-pci","netdev":"hostnet0","id":"net0","mac":"52:54:00:00:00:01","bus":"pci.1","addr":"0x0"}'
-vm vm101 br1 QMP_STANDIN_PROP=backend -- -id 101 \
+# libvirtd's status file for dom1 (a stand-in for libvirt's records, reduced
+# to what the daemon reads: the QEMU's pid, each interface's tap and alias).
+mkdir -p "$S/libvirt"
+cat >"$S/libvirt/dom1.xml" <<EOF
+<!-- stand-in for /run/libvirt/qemu/dom1.xml -->
+<domstatus state='running' reason='booted' pid='${VM_PID[dom1]}'>
+  <domain type='qemu' id='1'>
+    <name>dom1</name>
+    <devices>
+      <interface type='bridge'>
+        <source bridge='br1'/>
+        <target dev='vnet0'/>
+        <model type='virtio'/>
+        <alias name='net0'/>
+      </interface>
+    </devices>
+  </domain>
+</domstatus>
+EOF
+vm vm101 br1 QMP_STANDIN_PROP=backend -- -id 101 -pidfile "$S/101.pid" \
 	-chardev "socket,id=qmp,path=$S/101.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap101i0 -device virtio-net-pci,netdev=net0,id=net0
-vm vm102 br1 QMP_STANDIN_PROP=off -- -id 102 \
+vm vm102 br1 QMP_STANDIN_PROP=off -- -id 102 -pidfile "$S/102.pid" \
 	-chardev "socket,id=qmp,path=$S/102.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap102i0 -device virtio-net-pci,netdev=net0,id=net0
 
-vm vm105 br1 QMP_STANDIN_PROP=none -- -id 105 \
+vm vm105 br1 QMP_STANDIN_PROP=none -- -id 105 -pidfile "$S/105.pid" \
 	-chardev "socket,id=qmp,path=$S/105.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap105i0 -device virtio-net-pci,netdev=net0,id=net0
 
@@ -159,7 +183,8 @@ VM_NS=$OTHER vm other br9 -- -qmp "unix:$S/other.qmp,server=on,wait=off" \
 	-netdev tap,id=n0,ifname=tapother -device virtio-net-pci,netdev=n0,id=nic0
 
 # --- --dry-run: prints, sets nothing (run inside the namespace: the default) ---------
-out=$(ip netns exec "$HOST" "$LIMITSD" --once --dry-run --proxmox-run-dir "$S" --virsh "$S/virsh" 2>&1) ||
+out=$(ip netns exec "$HOST" "$LIMITSD" --once --dry-run --proxmox-run-dir "$S" \
+	--libvirt-run-dir "$S/libvirt" --qmp-socket "$S/*.qmp" --virsh "$S/virsh" 2>&1) ||
 	check_err $? "--once --dry-run failed: $out"
 grep -q "would set tap100i0: size 64000 segs 64 (path limit from nic0) via $S/100.qmp, device /machine/peripheral/net0" <<<"$out" ||
 	check_err 1 "no 'would set' line for tap100i0: $out"
@@ -281,7 +306,7 @@ out=$("$LIMITSD" --netns no-such-netns-$$ --once 2>&1) && check_err 1 "unknown n
 grep -q "no-such-netns-$$: No such file or directory" <<<"$out" || check_err 1 "unclear message: $out"
 out=$("$LIMITSD" status --control "$S/none" 2>&1) && check_err 1 "status without a daemon succeeded"
 grep -q "is gso-limitsd running" <<<"$out" || check_err 1 "unclear status message: $out"
-vm vm104 br0 QMP_STANDIN_SOCKET="$S/elsewhere.qmp" -- -id 104 \
+vm vm104 br0 QMP_STANDIN_SOCKET="$S/elsewhere.qmp" -- -id 104 -pidfile "$S/104.pid" \
 	-chardev "socket,id=qmp,path=$S/104.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap104i0 -device virtio-net-pci,netdev=net0,id=net0
 missing_error() { status | jq -e '.namespaces[0].taps[] | select(.ifname=="tap104i0") | .error // "" | test("connect .*/104.qmp: No such file")' >/dev/null; }
@@ -294,7 +319,8 @@ link_state() {
 		jq -c '.[] | {ifname, flags, mtu, master, operstate, gso_max_size, gso_max_segs}'
 }
 before=$(link_state)
-"$LIMITSD" --netns "$HOST" --once --proxmox-run-dir "$S" --virsh "$S/virsh" --qmp-timeout 500 \
+"$LIMITSD" --netns "$HOST" --once --proxmox-run-dir "$S" --libvirt-run-dir "$S/libvirt" \
+	--qmp-socket "$S/*.qmp" --virsh "$S/virsh" --qmp-timeout 500 \
 	>>"$LOG/once.log" 2>&1 || true # vm103/vm102/vm104 fail on purpose
 check_eq "links after a --once pass" "$(diff <(echo "$before") <(link_state) | head -5)" ""
 log_test "the daemon changes no link"

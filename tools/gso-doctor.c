@@ -42,6 +42,8 @@ static const char usage[] =
 	"  --host        check taps, bridge ports and NICs (default when a tap exists)\n"
 	"  --guest       check virtio_net devices (default when no tap but a virtio_net device exists)\n"
 	"  --sample-ms   guest counters sampling interval, 0..10000 ms (default 1000)\n"
+	"  --limitsd P   gso-limitsd's control socket, asked what it set (default\n"
+	"                /run/gso-limitsd/control; none: do not ask)\n"
 	"  --json, -j    one JSON object (docs/doctor.md)\n"
 	"  IFACE         host: taps (or stand-ins) and devices to check; guest: devices to check\n"
 	"exit status: 0 nothing at warning or above, 1 warnings or errors found, 2 usage/system error\n";
@@ -116,7 +118,8 @@ static const char *mode_name(enum doctor_mode m)
 
 int main(int argc, char **argv)
 {
-	struct doctor_ctx ctx = { .sample_ms = DOCTOR_DEFAULT_SAMPLE_MS };
+	struct doctor_ctx ctx = { .sample_ms = DOCTOR_DEFAULT_SAMPLE_MS,
+				  .limitsd_control = "/run/gso-limitsd/control" };
 	struct link_query q;
 	bool json = false;
 	uint64_t ms;
@@ -146,6 +149,10 @@ int main(int argc, char **argv)
 				fail_usage(usage, "--sample-ms needs a number of milliseconds, "
 					   "0..%u", DOCTOR_MAX_SAMPLE_MS);
 			ctx.sample_ms = (unsigned int)ms;
+		} else if (!strcmp(a, "--limitsd")) {
+			if (++i == (size_t)argc)
+				fail_usage(usage, "--limitsd needs the daemon's control socket");
+			ctx.limitsd_control = argv[i];
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			parse_help_exit(usage);
 		} else if (a[0] == '-') {
@@ -209,6 +216,7 @@ int main(int argc, char **argv)
 		fail_errno("stdout");
 	status = doctor_report_status(&ctx.report);
 	doctor_report_fini(&ctx.report);
+	jv_free(ctx.limitsd);
 	ethtool_query_fini(&ctx.eth);
 	free(ctx.links);
 	free(ctx.routes);

@@ -34,47 +34,29 @@
 
 static const char usage[] =
 	"usage: gso-limitsd [--netns NAME]... [--dry-run] [--control PATH|none]\n"
-	"                   [--proxmox-run-dir DIR] [--virsh PATH] [--settle MS]\n"
+	"                   [--proxmox-run-dir DIR] [--libvirt-run-dir DIR] [--virsh PATH]\n"
+	"                   [--qmp-socket GLOB]... [--settle MS]\n"
 	"                   [--qmp-timeout MS] [--rescan S] [--verbose]\n"
 	"       gso-limitsd --once [--json] [--dry-run] [--netns NAME]...\n"
-	"       gso-limitsd status [--control PATH]\n"
+	"       gso-limitsd status [--control PATH] [--timeout MS]\n"
 	"  --netns NAME       watch network namespace NAME (/run/netns/NAME); repeatable;\n"
 	"                     default: the daemon's own namespace\n"
 	"  --dry-run          print what would be set, set nothing\n"
 	"  --once             one pass, then exit (status 0: every tap with a VM synced)\n"
 	"  --json             with --once: print the state as JSON\n"
 	"  --control PATH     status socket (default " DEFAULT_CONTROL ")\n"
+	"  --timeout MS       status: give up after MS (default 5000): never blocks a hook\n"
 	"  --proxmox-run-dir  where Proxmox's VMID.qmp sockets are (default /var/run/qemu-server)\n"
+	"  --libvirt-run-dir  libvirtd's domain status files (default /run/libvirt/qemu)\n"
 	"  --virsh PATH       virsh for libvirt guests (default virsh)\n"
+	"  --qmp-socket GLOB  a QEMU outside Proxmox and libvirt is managed only if its\n"
+	"                     -qmp socket matches GLOB (fnmatch); repeatable; default none\n"
 	"  --settle MS        quiet time after link events before acting (default 100)\n"
 	"  --qmp-timeout MS   per QMP step (default 5000)\n"
 	"  --rescan S         re-read every namespace every S seconds: Linux before the\n"
 	"                     project's notification patch sends no event when a\n"
 	"                     gso_max_*/tso_max_* changes (default 10; 0: never)\n"
 	"  --verbose, -v      log path changes and taps going away\n";
-
-struct ld_config ld_cfg = {
-	.settle_s = 0.1,
-	.max_settle_s = 1.0,
-	.qmp_timeout_s = 5.0,
-	.retry_max_s = 60.0,
-	.max_jobs = 64,
-	.rescan_s = 10.0,
-	.proxmox_run_dir = "/var/run/qemu-server",
-	.virsh = "virsh",
-};
-struct ld_counters ld_count;
-
-void ld_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gso-limitsd: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 static double parse_ms(const char *arg, const char *opt)
 {
@@ -88,59 +70,6 @@ static double parse_ms(const char *arg, const char *opt)
 static struct netns *nss[MAX_NETNS];
 static size_t nns;
 
-/* Taps waiting for a QMP conversation, started in order while slots are free. */
-static void start_jobs(double now)
-{
-	size_t i, k;
-
-	for (i = 0; i < nns; i++) {
-		for (k = 0; k < nss[i]->ntaps; k++) {
-			struct tap *t = nss[i]->taps[k];
-
-			if (!t->want_sync || t->job || !t->pid || t->ep.kind == EP_NONE ||
-			    t->retry_at > now)
-				continue;
-			if (job_count() >= ld_cfg.max_jobs && !ld_cfg.dry_run)
-				return;
-			job_start(t, now);
-		}
-	}
-}
-
-/* Whether a --once pass has nothing left to do. */
-static bool settled(void)
-{
-	size_t i, k;
-
-	if (job_count())
-		return false;
-	for (i = 0; i < nns; i++) {
-		if (nss[i]->dirty && !nss[i]->links)
-			return false;
-		for (k = 0; k < nss[i]->ntaps; k++) {
-			const struct tap *t = nss[i]->taps[k];
-
-			if (t->want_sync && t->pid && t->ep.kind != EP_NONE)
-				return false;
-		}
-	}
-	return true;
-}
-
-static int once_status(void)
-{
-	size_t i, k;
-
-	for (i = 0; i < nns; i++)
-		for (k = 0; k < nss[i]->ntaps; k++) {
-			enum tap_state s = nss[i]->taps[k]->state;
-
-			if (s == TAP_RETRY || s == TAP_FAILED || s == TAP_UNSUPPORTED)
-				return EXIT_FAILURE;
-		}
-	return EXIT_SUCCESS;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -151,6 +80,9 @@ int main(int argc, char **argv)
 		{ "control", required_argument, NULL, 'c' },
 		{ "proxmox-run-dir", required_argument, NULL, 'p' },
 		{ "virsh", required_argument, NULL, 'V' },
+		{ "libvirt-run-dir", required_argument, NULL, 'L' },
+		{ "qmp-socket", required_argument, NULL, 'Q' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "settle", required_argument, NULL, 's' },
 		{ "qmp-timeout", required_argument, NULL, 't' },
 		{ "rescan", required_argument, NULL, 'r' },
@@ -159,14 +91,22 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	const char *netns_names[MAX_NETNS], *control = DEFAULT_CONTROL;
+	static const char *qmp_globs[64];
+	size_t nqmp = 0;
 	size_t nnames = 0, i;
 	bool json = false, status_cmd = false;
 	int c, sfd, cfd = -1, rc = EXIT_SUCCESS;
 	sigset_t mask;
-	double next_rescan;
+	double next_rescan, status_timeout = 5.0, next_retry = 0;
+	bool ready = false;
 
 	fail_prog = "gso-limitsd";
 	parse_version_exit(argc, argv);
+	{
+		const char *e = getenv("GSO_LIMITSD_UNOPTIMISED");
+
+		ld_cfg.unoptimised = e && !strcmp(e, "1");
+	}
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		status_cmd = true;
 		argv[1] = argv[0];
@@ -198,6 +138,19 @@ int main(int argc, char **argv)
 		case 'V':
 			ld_cfg.virsh = optarg;
 			break;
+		case 'T':
+			status_timeout = parse_ms(optarg, "--timeout");
+			break;
+		case 'L':
+			ld_cfg.libvirt_run_dir = optarg;
+			break;
+		case 'Q':
+			if (nqmp == sizeof(qmp_globs) / sizeof(qmp_globs[0]))
+				fail_usage(usage, "--qmp-socket: at most 64");
+			qmp_globs[nqmp++] = optarg;
+			ld_cfg.qmp_sockets = qmp_globs;
+			ld_cfg.nqmp_sockets = nqmp;
+			break;
 		case 's':
 			ld_cfg.settle_s = parse_ms(optarg, "--settle");
 			if (ld_cfg.max_settle_s < 10 * ld_cfg.settle_s)
@@ -227,9 +180,10 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		fail_usage(usage, "unexpected argument '%s'", argv[optind]);
 	if (status_cmd)
-		return control_client(control);
+		return control_client(control, status_timeout);
 	if (json && !ld_cfg.once)
 		fail_usage(usage, "--json needs --once (a running daemon: gso-limitsd status)");
+	ld_cfg.json = json;
 
 	for (i = 0; i < (nnames ? nnames : 1); i++) {
 		struct netns *ns = calloc(1, sizeof(*ns));
@@ -242,7 +196,9 @@ int main(int argc, char **argv)
 			netns_close(ns);
 			free(ns);
 			fail_msg("--netns %s: %s%s", nnames ? netns_names[i] : "(own)", strerror(-ret),
-				 ret == -ENOENT ? " (no /run/netns/NAME: see `ip netns list`)" : "");
+				 ret == -ENOENT ? " (no /run/netns/NAME: see `ip netns list`)" :
+				 ret == -EPERM ? " (entering another namespace needs CAP_SYS_ADMIN; "
+						 "without --netns the daemon does not)" : "");
 		}
 		nss[nns++] = ns;
 	}
@@ -293,10 +249,17 @@ int main(int argc, char **argv)
 			if (due && due <= now)
 				netns_process(nss[i]);
 		}
-		start_jobs(now);
+		next_retry = sched_start_jobs(nss, nns, now);
+		if (!ready && !ld_cfg.once) {
+			/* Ready: every namespace read once and the control socket listening. */
+			for (i = 0, ready = true; i < nns; i++)
+				ready &= nss[i]->links != NULL || !nss[i]->dirty;
+			if (ready)
+				ld_notify("READY=1");
+		}
 		for (k = 0; k < job_count(); k++)
 			job_check_timeout(job_at(k), now);
-		if (ld_cfg.once && settled())
+		if (ld_cfg.once && sched_settled(nss, nns))
 			break;
 
 		for (i = 0; i < nns; i++) {
@@ -305,13 +268,9 @@ int main(int argc, char **argv)
 			pfd[n++] = (struct pollfd){ .fd = netns_event_fd(nss[i]), .events = POLLIN };
 			if (due && due < next)
 				next = due;
-			for (k = 0; k < nss[i]->ntaps; k++) {
-				const struct tap *t = nss[i]->taps[k];
-
-				if (t->want_sync && !t->job && t->retry_at > now && t->retry_at < next)
-					next = t->retry_at;
-			}
 		}
+		if (next_retry > now && next_retry < next)
+			next = next_retry;
 		pfd[n++] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		if (cfd >= 0)
 			pfd[n++] = (struct pollfd){ .fd = cfd, .events = POLLIN };
@@ -366,10 +325,12 @@ int main(int argc, char **argv)
 		}
 	}
 out:
+	if (!ld_cfg.once)
+		ld_notify("STOPPING=1");
 	if (ld_cfg.once && json)
 		status_print(stdout, nss, nns);
 	if (ld_cfg.once)
-		rc = once_status();
+		rc = sched_once_status(nss, nns);
 	if (cfd >= 0)
 		unlink(control);
 	while (job_count())

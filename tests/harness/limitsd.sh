@@ -3,7 +3,9 @@
 # The host daemon as a user runs it: gso-limitsd started inside the
 # namespace that holds the taps, with no configuration.  It finds each
 # tap's QEMU (the process holding it), that QEMU's -qmp socket (from its
-# command line) and the virtio-net device on the tap, computes the tap's
+# command line; the daemon uses it only because --qmp-socket lists the
+# harness's sockets, vm.sh's NAME.qmp.sock, and only if that socket's
+# server is the tap's holder) and the virtio-net device on the tap, computes the tap's
 # host path limits (tools/lib/path_limits.c) and sets them with
 # qom-set host-gso-limits; it follows link events after that.
 #
@@ -20,7 +22,8 @@ limitsd_start() {
 	local ns=$1 log=$TEST_LOG_DIR/limitsd-$1.log
 	make -s -C "$GSO_TOP/tools" >&2 || return 1
 	[ -x "$LIMITSD" ] || { echo "no $LIMITSD" >&2; return 1; }
-	ip netns exec "$ns" "$LIMITSD" --control none --verbose > "$log" 2>&1 &
+	ip netns exec "$ns" "$LIMITSD" --control none --verbose \
+		--qmp-socket "$TEST_LOG_DIR/*.qmp.sock" >"$log" 2>&1 &
 	LIMITSD_PID=$!
 	defer "kill $LIMITSD_PID 2>/dev/null"
 	# Started: it runs and has said nothing fatal.

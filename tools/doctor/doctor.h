@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "lib/ethtool_query.h"
+#include "lib/json_value.h"
 #include "lib/link_query.h"
 #include "lib/path_limits.h"
 
@@ -75,7 +76,21 @@ struct doctor_ctx {
 	struct ethtool_query eth;
 	struct doctor_report report;
 	unsigned int online_cpus;
+	const char *limitsd_control;	/* gso-limitsd's control socket, or "none" */
+	bool limitsd_read;		/* asked already */
+	struct jv *limitsd;		/* its status, or NULL */
 };
+
+/* host_limitsd.c: what gso-limitsd says about a tap (its status JSON) */
+struct doctor_limitsd_tap {
+	char state[32];			/* synced, untrusted, unsupported, ... */
+	bool set;			/* what QEMU was last told */
+	uint64_t size, segs;
+	char error[512];
+	const char *negotiated;		/* "true", "false" (the guest has not accepted it), "" */
+};
+bool doctor_limitsd_tap(struct doctor_ctx *ctx, const struct link_info *tap,
+			struct doctor_limitsd_tap *out);
 
 /* report.c */
 void doctor_report_init(struct doctor_report *r);

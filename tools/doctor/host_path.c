@@ -100,6 +100,8 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	char size_prop[32] = "", segs_prop[32] = "", egress[512], routes[1024];
 	enum doctor_severity sev = DOCTOR_WARNING;
 	const char *feature;
+	struct doctor_limitsd_tap ld;
+	bool managed = false;
 
 	path_limits_compute(&ctx->table, tap, &p);
 	if (!path_limits_exceeded(&p))
@@ -124,6 +126,18 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	} else {
 		feature = "unknown";
 	}
+	/*
+	 * gso-limitsd sets the limits at run time, not on the command line: when
+	 * it says it set this tap's path limits (or lower), the doctor agrees.
+	 */
+	if (doctor_limitsd_tap(ctx, tap, &ld)) {
+		managed = !strcmp(ld.state, "synced") && ld.set && ld.size <= p.max_size &&
+			  ld.segs <= p.max_segs;
+		if (managed) {
+			feature = "set_by_gso_limitsd";
+			sev = DOCTOR_INFO;
+		}
+	}
 
 	f = doctor_report_add(&ctx->report, "gso-path-limit", sev, tap->name,
 			      "guest GSO packets up to %u bytes / %u segments exceed the host path's "
@@ -143,6 +157,17 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	doctor_ev_str(f, "segs_from", "%s", p.segs_from ? p.segs_from->name : "");
 	doctor_ev_u64(f, "vmm_pid", vmm.pid);
 	doctor_ev_str(f, "gso_limits_feature", "%s", feature);
+	if (ld.state[0]) {
+		doctor_ev_str(f, "gso_limitsd_state", "%s", ld.state);
+		if (ld.set) {
+			doctor_ev_u64(f, "gso_limitsd_size", ld.size);
+			doctor_ev_u64(f, "gso_limitsd_segs", ld.segs);
+		}
+		if (ld.negotiated && ld.negotiated[0])
+			doctor_ev_str(f, "gso_limitsd_negotiated", "%s", ld.negotiated);
+		if (!managed && ld.error[0])
+			doctor_ev_str(f, "gso_limitsd_error", "%s", ld.error);
+	}
 	if (size_prop[0])
 		doctor_ev_str(f, "host_gso_max_size", "%s", size_prop);
 	if (segs_prop[0])

@@ -670,6 +670,18 @@ static void forward_by_routes(struct path_walk *w, const struct link_info *start
 	}
 }
 
+/* Whether @br has a route of its own (a connected route: an address on the bridge). */
+static bool bridge_has_address(const struct link_table *t, const struct link_info *br)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->nroutes; i++)
+		for (k = 0; k < t->routes[i].noif; k++)
+			if (t->routes[i].oif[k] == br->ifindex && route_forwards(&t->routes[i], 0))
+				return true;
+	return false;
+}
+
 static int64_t *visit_set_new(size_t count)
 {
 	int64_t *set = malloc((count ? count : 1) * sizeof(*set));
@@ -716,6 +728,14 @@ void path_limits_compute(const struct link_table *t, const struct link_info *sta
 			expand_egress(&w, lower, 1, PATH_RULE_LOWER, 0);
 	} else if (out->master && link_is_kind(out->master, "bridge")) {
 		forward_through_ports(&w, start, out->master, 0, PATH_RULE_BRIDGE_PORT, 0);
+		/*
+		 * Rule 1b: a bridge with an address of its own is the guests'
+		 * gateway (NAT, routed and SDN set-ups: libvirt's virbr0, a
+		 * Proxmox vmbr1 with masquerading): what the guests send to it is
+		 * routed out by the host's routes, not by the bridge's ports.
+		 */
+		if (t->routes_known && bridge_has_address(t, out->master))
+			forward_by_routes(&w, out->master);
 	} else if (out->master && (is_ovs_datapath(out->master) ||
 				   !strcmp(start->slave_kind, "openvswitch"))) {
 		forward_through_ports(&w, start, out->master, 0, PATH_RULE_OVS_PORT, 0);

@@ -165,6 +165,7 @@ static int scan_process(const char *pid_s, dev_t dev, ino_t ino, struct tap_hold
 		return 0;	/* gone, or not ours to see */
 	while ((de = readdir(dir))) {
 		struct tap_holder *h;
+		bool macvtap;
 		ssize_t n;
 		int fd;
 
@@ -176,12 +177,18 @@ static int scan_process(const char *pid_s, dev_t dev, ino_t ino, struct tap_hold
 		if (n < 0)
 			continue;
 		target[n] = '\0';
-		if (strcmp(target, "/dev/net/tun"))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid_s, de->d_name);
-		if (!read_small(path, info, sizeof(info)) ||
-		    !tap_fdinfo_iff(info, ifname, sizeof(ifname)))
-			continue;	/* a tun fd not attached to a device */
+		macvtap = !strncmp(target, "/dev/tap", 8) && parse_all_digits(target + 8);
+		if (macvtap) {
+			tap_holder_macvtap_key((int)strtol(target + 8, NULL, 10), ifname,
+					       sizeof(ifname));
+		} else {
+			if (strcmp(target, "/dev/net/tun"))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%s/fdinfo/%s", pid_s, de->d_name);
+			if (!read_small(path, info, sizeof(info)) ||
+			    !tap_fdinfo_iff(info, ifname, sizeof(ifname)))
+				continue;	/* a tun fd not attached to a device */
+		}
 		if (!opened) {
 			opened = true;
 			snprintf(path, sizeof(path), "/proc/%s/ns/net", pid_s);
@@ -189,7 +196,7 @@ static int scan_process(const char *pid_s, dev_t dev, ino_t ino, struct tap_hold
 			pn.pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		}
 		fd = (int)strtol(de->d_name, NULL, 10);	/* parse_all_digits() above */
-		if (!tap_fd_in_ns(&pn, fd, dev, ino))
+		if (macvtap ? !pn.proc_in_ns : !tap_fd_in_ns(&pn, fd, dev, ino))
 			continue;
 		h = holder_entry(t, cap, pid, ifname);
 		if (!h) {
@@ -226,6 +233,11 @@ int tap_holders_scan(dev_t ns_dev, ino_t ns_ino, struct tap_holders *out)
 	if (ret)
 		tap_holders_free(out);
 	return ret;
+}
+
+void tap_holder_macvtap_key(int ifindex, char *key, size_t len)
+{
+	snprintf(key, len, "/dev/tap%d", ifindex);
 }
 
 void tap_holders_free(struct tap_holders *t)

@@ -11,6 +11,10 @@
  * where it runs).  One scan serves every tap of a namespace: a host with
  * a thousand VMs is read once, not once per tap.
  *
+ * A macvtap is held through its character device /dev/tapIFINDEX (libvirt's
+ * type='direct'): such a holder's ifname is tap_holder_macvtap_key(IFINDEX),
+ * placed in the holder's namespace.
+ *
  * Read-only: the copied descriptor is closed at once (the tap is not
  * attached or detached by that: it is the same open file).  Needs root
  * (or CAP_SYS_PTRACE) to see other users' processes.
@@ -50,6 +54,9 @@ void tap_holders_free(struct tap_holders *t);
  */
 const struct tap_holder *tap_holders_find(const struct tap_holders *t, const char *ifname,
 					  pid_t prefer);
+
+/* The key a macvtap's holders are filed under (not an interface name). */
+void tap_holder_macvtap_key(int ifindex, char *key, size_t len);
 
 /* The tap name in fdinfo text @info ("iff:\tNAME" line), into @name; false if none. */
 bool tap_fdinfo_iff(const char *info, char *name, size_t len);

@@ -19,6 +19,7 @@
  * id gives /machine/peripheral/ID, without one it is found at run time
  * (qom-list /machine/peripheral-anon, qom-get netdev).
  */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,55 +71,144 @@ static bool set_socket(struct endpoint *ep, const char *path)
 	return true;
 }
 
+/* Whether @path is one of the QMP sockets the daemon's configuration lists (--qmp-socket). */
+static bool socket_listed(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < ld_cfg.nqmp_sockets; i++)
+		if (!fnmatch(ld_cfg.qmp_sockets[i], path, FNM_PATHNAME))
+			return true;
+	return false;
+}
+
+/* qemu-server's device for tap<VMID>i<N>: -netdev id=net<N>, -device id=net<N>. */
+static void proxmox_device(struct endpoint *ep, unsigned int net)
+{
+	snprintf(ep->netdev, sizeof(ep->netdev), "net%u", net);
+	snprintf(ep->device_id, sizeof(ep->device_id), "net%u", net);
+	snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/net%u", net);
+}
+
 bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct tap_holders *all)
 {
 	struct endpoint *ep = &t->ep;
 	struct qemu_args a;
-	char driver[64], path[QEMU_OPT_MAX];
+	char driver[64], path[QEMU_OPT_MAX], claim[QEMU_OPT_MAX];
 	unsigned int vmid, net;
 	int ret;
 
 	memset(ep, 0, sizeof(*ep));
 	t->vmm_note[0] = '\0';
+	t->untrusted = false;
+
+	/* 1. The management layer's records, which name the tap and its QEMU's pid. */
+	ret = manager_libvirt(ld_cfg.libvirt_run_dir, t->ifname, h->pid, ep, t->vmm_note,
+			      sizeof(t->vmm_note));
+	if (ret > 0)
+		return true;
+	if (ret < 0)
+		goto untrusted;
+	if (qemu_proxmox_tap_name(t->ifname, &vmid, &net)) {
+		ret = manager_proxmox_pid(ld_cfg.proxmox_run_dir, vmid, h->pid, t->vmm_note,
+					  sizeof(t->vmm_note));
+		if (ret < 0)
+			goto untrusted;
+		if (ret > 0) {
+			snprintf(path, sizeof(path), "%s/%u.qmp", ld_cfg.proxmox_run_dir, vmid);
+			if (!set_socket(ep, path)) {
+				snprintf(t->vmm_note, sizeof(t->vmm_note), "QMP socket path too long");
+				return false;
+			}
+			ep->kind = EP_PROXMOX;
+			/*
+			 * The holder is the VM's QEMU (its pid file says so): its own
+			 * -netdev/-device name the device; a NIC hot-plugged with
+			 * `qm set --netN` is not there, qemu-server names it net<N>.
+			 */
+			if (!qemu_args_read(h->pid, &a)) {
+				bool found = qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds,
+								     taps_of(all, h->pid) == 1, ep->netdev,
+								     sizeof(ep->netdev)) &&
+					     qemu_cmdline_netdev_device(&a, ep->netdev, driver,
+									sizeof(driver), ep->device_id,
+									sizeof(ep->device_id)) &&
+					     ep->device_id[0];
+
+				qemu_args_free(&a);
+				if (found) {
+					snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s",
+						 ep->device_id);
+					return true;
+				}
+			}
+			proxmox_device(ep, net);
+			return true;
+		}
+	}
+
+	/* 2. The holder's command line: a hint, believed only where a record backs it. */
 	ret = qemu_args_read(h->pid, &a);
 	if (ret) {
 		snprintf(t->vmm_note, sizeof(t->vmm_note), "pid %d: cannot read its command line",
 			 (int)h->pid);
 		return false;
 	}
-	if (!qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds, taps_of(all, h->pid) == 1,
-				     ep->netdev, sizeof(ep->netdev))) {
+	if (qemu_cmdline_libvirt_domain(&a, claim, sizeof(claim))) {
 		snprintf(t->vmm_note, sizeof(t->vmm_note),
-			 "pid %d holds the tap but has no -netdev tap for it (not QEMU?)", (int)h->pid);
-		goto fail;
+			 "pid %d says it is libvirt domain %s (-name guest=), but no domain in %s "
+			 "has this tap and that pid", (int)h->pid, claim, ld_cfg.libvirt_run_dir);
+		qemu_args_free(&a);
+		goto untrusted;
 	}
-	if (!qemu_cmdline_netdev_device(&a, ep->netdev, driver, sizeof(driver), ep->device_id,
-					sizeof(ep->device_id))) {
-		snprintf(t->vmm_note, sizeof(t->vmm_note),
-			 "pid %d: no virtio-net -device with netdev=%s", (int)h->pid, ep->netdev);
-		goto fail;
+	/*
+	 * The command line is a hint: a tap of -nic, or of a netdev hot-plugged
+	 * later, is not there; QEMU then names it (job.c, "info network").
+	 */
+	if (qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds, taps_of(all, h->pid) == 1,
+				    ep->netdev, sizeof(ep->netdev))) {
+		if (!qemu_cmdline_netdev_device(&a, ep->netdev, driver, sizeof(driver),
+						ep->device_id, sizeof(ep->device_id))) {
+			snprintf(t->vmm_note, sizeof(t->vmm_note),
+				 "pid %d: no virtio-net -device with netdev=%s", (int)h->pid,
+				 ep->netdev);
+			goto fail;
+		}
+		if (ep->device_id[0])
+			snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s",
+				 ep->device_id);
+	} else {
+		ep->netdev[0] = '\0';
 	}
-	if (ep->device_id[0])
-		snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s", ep->device_id);
 
-	if (qemu_cmdline_libvirt_domain(&a, ep->domain, sizeof(ep->domain))) {
-		ep->kind = EP_LIBVIRT;
-	} else if (qemu_cmdline_proxmox_vmid(&a, &vmid) ||
-		   (qemu_proxmox_tap_name(t->ifname, &vmid, &net) &&
-		    snprintf(path, sizeof(path), "%s/%u.qmp", ld_cfg.proxmox_run_dir, vmid) > 0 &&
-		    !access(path, F_OK))) {
+	if (qemu_cmdline_proxmox_vmid(&a, &vmid)) {
+		/* -id VMID with a tap not named by qemu-server: its pid file must agree. */
+		ret = manager_proxmox_pid(ld_cfg.proxmox_run_dir, vmid, h->pid, t->vmm_note,
+					  sizeof(t->vmm_note));
+		if (ret <= 0) {
+			qemu_args_free(&a);
+			goto untrusted;
+		}
 		snprintf(path, sizeof(path), "%s/%u.qmp", ld_cfg.proxmox_run_dir, vmid);
 		if (!set_socket(ep, path))
 			goto too_long;
 		ep->kind = EP_PROXMOX;
 	} else if (qemu_cmdline_qmp_socket(&a, path, sizeof(path))) {
+		if (!socket_listed(path)) {
+			snprintf(t->vmm_note, sizeof(t->vmm_note),
+				 "pid %d: its QMP socket %s is not one the daemon is configured to use "
+				 "(--qmp-socket)", (int)h->pid, path);
+			qemu_args_free(&a);
+			goto untrusted;
+		}
 		if (!set_socket(ep, path))
 			goto too_long;
 		ep->kind = EP_QMP_SOCKET;
 	} else {
 		snprintf(t->vmm_note, sizeof(t->vmm_note),
 			 "pid %d: no QMP server socket on its command line "
-			 "(add -qmp unix:PATH,server=on,wait=off)", (int)h->pid);
+			 "(add -qmp unix:PATH,server=on,wait=off and list PATH with --qmp-socket)",
+			 (int)h->pid);
 		goto fail;
 	}
 	qemu_args_free(&a);
@@ -128,5 +218,9 @@ too_long:
 fail:
 	ep->kind = EP_NONE;
 	qemu_args_free(&a);
+	return false;
+untrusted:
+	memset(ep, 0, sizeof(*ep));
+	t->untrusted = true;
 	return false;
 }

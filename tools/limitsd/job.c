@@ -40,7 +40,17 @@
 #define JOB_MAX_CANDIDATES	32
 #define JOB_MAX		256
 
-enum job_step { STEP_LIST, STEP_GET_NETDEV, STEP_SET };
+enum job_step { STEP_INFO, STEP_LIST, STEP_GET_NETDEV, STEP_PROBE, STEP_SET, STEP_STATUS };
+
+/*
+ * Where virtio-net devices sit in QOM: -device with an id, without one,
+ * and -nic's (created by the board, "unattached").  A device known from
+ * the command line is anonymous (the first only); one known from QEMU
+ * alone (STEP_INFO) may be in any.
+ */
+static const char *const containers[] = {
+	"/machine/peripheral-anon", "/machine/peripheral", "/machine/unattached",
+};
 enum job_phase { PH_GREETING, PH_CAPS, PH_REPLY, PH_VIRSH_READ, PH_VIRSH_REAP };
 
 struct job {
@@ -57,7 +67,10 @@ struct job {
 	size_t wlen, woff;
 	char *cand[JOB_MAX_CANDIDATES];	/* anonymous virtio-net devices */
 	size_t ncand, icand;
+	size_t icont, ncont;		/* STEP_LIST: containers[icont], of ncont to list */
 	bool tried_backend;
+	bool set_ok;			/* the qom-set went through (STEP_STATUS follows) */
+	bool status_only;		/* only ask whether the guest negotiated the feature */
 	unsigned int seq;
 	double reap_check;		/* PH_VIRSH_REAP: next waitpid() */
 };
@@ -114,6 +127,7 @@ static void job_free(struct job *j)
 	if (j->tap)
 		j->tap->job = NULL;
 	free(j);
+	sched_changed();
 }
 
 void job_cancel(struct job *j)
@@ -147,6 +161,13 @@ static void job_fail(struct job *j, double now, bool retry, enum tap_state refus
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (j->status_only) {
+		/* Only a question about the guest: the limits stand, asked again later. */
+		if (t)
+			t->want_status = false;
+		job_free(j);
+		return;
+	}
 	ld_count.failures++;
 	if (t && retry) {
 		t->backoff_s = t->backoff_s ? t->backoff_s * 2 : 1;
@@ -182,13 +203,22 @@ static void job_done(struct job *j)
 		t->applied_segs = j->segs;
 		t->backoff_s = 0;
 		endpoint_describe(&t->ep, where, sizeof(where));
-		ld_log("%s: set size %u segs %u (path limit from %s) via %s%s",
-		       tap_label(t, label, sizeof(label)), j->size, j->segs,
-		       t->size_from[0] ? t->size_from : "-", where,
-		       t->ep.backend ? "/virtio-backend" : "");
-		tap_set_state(t, TAP_SYNCED, NULL);
+		if (t->status != PATH_OK && j->size == LD_NO_LIMIT_SIZE &&
+		    j->segs == LD_NO_LIMIT_SEGS) {
+			ld_log("%s: set back to no limit (size %u segs %u): its path is no longer "
+			       "known (%s) via %s", tap_label(t, label, sizeof(label)), j->size,
+			       j->segs, path_status_name(t->status), where);
+			tap_set_state(t, TAP_NO_PATH, NULL);
+		} else {
+			ld_log("%s: set size %u segs %u (path limit from %s) via %s%s",
+			       tap_label(t, label, sizeof(label)), j->size, j->segs,
+			       t->size_from[0] ? t->size_from : "-", where,
+			       t->ep.backend ? "/virtio-backend" : "");
+			tap_set_state(t, TAP_SYNCED, NULL);
+		}
 		/* The path moved while we talked: go again. */
-		t->want_sync = t->status == PATH_OK && (t->size != j->size || t->segs != j->segs);
+		t->want_sync = t->status == PATH_OK ? t->size != j->size || t->segs != j->segs :
+			       j->size != LD_NO_LIMIT_SIZE || j->segs != LD_NO_LIMIT_SEGS;
 	}
 	job_free(j);
 }
@@ -209,27 +239,81 @@ static bool queue_text(struct job *j, const char *text)
 	return true;
 }
 
-/* The JSON of the current step's command. */
+/*
+ * The JSON of the current step's command.  Over a socket it carries an
+ * "id"; through virsh it must not: libvirt adds its own and refuses a
+ * command that has one ("Unable to append command 'id' string").
+ */
 static void step_command(struct job *j, char *buf, size_t len)
 {
 	const struct endpoint *ep = &j->tap->ep;
+	char id[32] = "";
 
+	if (ep->kind != EP_LIBVIRT)
+		snprintf(id, sizeof(id), ",\"id\":%u", ++j->seq);
 	switch (j->step) {
+	case STEP_INFO:
+		snprintf(buf, len, "{\"execute\":\"human-monitor-command\",\"arguments\":"
+			 "{\"command-line\":\"info network\"}%s}", id);
+		break;
 	case STEP_LIST:
 		snprintf(buf, len, "{\"execute\":\"qom-list\",\"arguments\":"
-			 "{\"path\":\"/machine/peripheral-anon\"},\"id\":%u}", ++j->seq);
+			 "{\"path\":\"%s\"}%s}", containers[j->icont], id);
 		break;
 	case STEP_GET_NETDEV:
 		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
-			 "\"property\":\"netdev\"},\"id\":%u}", j->cand[j->icand], ++j->seq);
+			 "\"property\":\"netdev\"}%s}", j->cand[j->icand], id);
+		break;
+	case STEP_PROBE:
+		snprintf(buf, len, "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"%s\","
+			 "\"property\":\"host_gso_max\"}%s}", ep->qom, id);
+		break;
+	case STEP_STATUS:
+		snprintf(buf, len, "{\"execute\":\"x-query-virtio-status\",\"arguments\":"
+			 "{\"path\":\"%s/virtio-backend\"}%s}", ep->qom, id);
 		break;
 	case STEP_SET:
 		snprintf(buf, len, "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"%s%s\","
-			 "\"property\":\"host-gso-limits\",\"value\":{\"size\":%u,\"segs\":%u}},"
-			 "\"id\":%u}", ep->qom, ep->backend ? "/virtio-backend" : "",
-			 j->size, j->segs, ++j->seq);
+			 "\"property\":\"%s\",\"value\":{\"size\":%u,\"segs\":%u}}"
+			 "%s}", ep->qom, ep->backend ? "/virtio-backend" : "",
+			 ep->prop == PROP_V3 ? "host_gso_max" : "host-gso-limits",
+			 j->size, j->segs, id);
 		break;
 	}
+}
+
+/* In "info network" text @info, the netdev whose tap is @ifname, into @out. */
+static bool info_network_netdev(const char *info, const char *ifname, char *out, size_t len)
+{
+	const char *line = info;
+
+	while (line && *line) {
+		const char *end = strchr(line, '\n'), *p, *colon;
+		char key[IF_NAMESIZE + 16];
+		size_t n;
+
+		if (!end)
+			end = line + strlen(line);
+		snprintf(key, sizeof(key), "ifname=%s", ifname);
+		p = strstr(line, key);
+		if (p && p < end && (p[strlen(key)] == ',' || p[strlen(key)] == '\r' ||
+				     p + strlen(key) == end)) {
+			p = line;
+			while (p < end && (*p == ' ' || *p == '\\'))
+				p++;
+			colon = memchr(p, ':', (size_t)(end - p));
+			if (!colon)
+				return false;
+			n = (size_t)(colon - p);
+			if (!n || n >= len)
+				return false;
+			memcpy(out, p, n);
+			out[n] = '\0';
+			return true;
+		}
+		line = *end ? end + 1 : NULL;
+	}
+	return false;
 }
 
 /* Whether @s holds only characters a QOM path or id needs (it goes into JSON unescaped). */
@@ -273,9 +357,27 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		return;
 	}
 	switch (j->step) {
+	case STEP_INFO:
+		/*
+		 * QEMU's own word on which netdev holds the tap: "info network"
+		 * lists each NIC and, under it, " \ NETDEV: index=0,type=tap,
+		 * ifname=TAP,...".  For -nic, hot-plugged netdevs, anything the
+		 * command line does not say.
+		 */
+		if (!ret || ret->type != JV_STRING || !info_network_netdev(ret->string, t->ifname,
+									    t->ep.netdev,
+									    sizeof(t->ep.netdev))) {
+			job_refused(j, TAP_FAILED, "QEMU's 'info network' has no netdev with ifname=%s",
+				    t->ifname);
+			return;
+		}
+		j->step = STEP_LIST;
+		j->icont = 0;
+		j->ncont = sizeof(containers) / sizeof(containers[0]);
+		break;
 	case STEP_LIST:
 		if (err || ret->type != JV_ARRAY) {
-			job_refused(j, TAP_FAILED, "qom-list /machine/peripheral-anon: %s",
+			job_refused(j, TAP_FAILED, "qom-list %s: %s", containers[j->icont],
 				    desc ? desc : "not a list");
 			return;
 		}
@@ -287,11 +389,13 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			if (!name || !type || strncmp(type, "child<virtio-net", 16) ||
 			    !plain_text(name))
 				continue;
-			snprintf(path, sizeof(path), "/machine/peripheral-anon/%s", name);
+			snprintf(path, sizeof(path), "%s/%s", containers[j->icont], name);
 			j->cand[j->ncand++] = strdup(path);
 			if (!j->cand[j->ncand - 1])
 				fail_errno("strdup");
 		}
+		if (++j->icont < j->ncont)
+			break;	/* the next container */
 		if (!j->ncand) {
 			job_refused(j, TAP_FAILED, "no anonymous virtio-net device in QEMU");
 			return;
@@ -302,14 +406,67 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 	case STEP_GET_NETDEV:
 		if (ret && ret->type == JV_STRING && !strcmp(ret->string, t->ep.netdev)) {
 			snprintf(t->ep.qom, sizeof(t->ep.qom), "%s", j->cand[j->icand]);
-			j->step = STEP_SET;
+			j->step = t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
 		} else if (++j->icand == j->ncand) {
 			job_refused(j, TAP_FAILED, "no virtio-net device with netdev %s", t->ep.netdev);
 			return;
 		}
 		break;
+	case STEP_PROBE:
+		/*
+		 * QEMU's interface v3 (docs/qemu.md): host_gso_max reads
+		 * {size, segs, offered}; "offered": false is the device not
+		 * offering the feature, fixed for its lifetime.  Not found: the
+		 * v2 property host-gso-limits (or a QEMU without the series).
+		 */
+		if (ret && ret->type == JV_OBJECT) {
+			const struct jv *off = jv_get(ret, "offered");
+
+			t->ep.prop = PROP_V3;
+			if (off && off->type == JV_BOOL && !off->boolean) {
+				job_refused(j, TAP_UNSUPPORTED,
+					    "%s does not offer the GSO limits feature (machine type 10.2 "
+					    "or older, host_gso_limits=off, or a backend without TSO: use "
+					    "a machine type >= 11.0 or host_gso_limits=on)", t->ep.qom);
+				return;
+			}
+		} else {
+			t->ep.prop = PROP_V2;
+		}
+		j->step = STEP_SET;
+		break;
+	case STEP_STATUS:
+		/*
+		 * x-query-virtio-status: the guest's features name the feature once
+		 * its driver accepted it.  No answer (a QEMU without the command):
+		 * not known.
+		 */
+		t->negotiated = -1;
+		if (ret) {
+			const struct jv *gf = jv_get(ret, "guest-features");
+			const struct jv *df = gf ? jv_get(gf, "dev-features") : NULL;
+
+			t->negotiated = 0;
+			for (i = 0; df && df->type == JV_ARRAY && i < df->count; i++)
+				if (df->items[i].type == JV_STRING &&
+				    !strncmp(df->items[i].string, "VIRTIO_NET_F_GSO_LIMITS", 23))
+					t->negotiated = 1;
+		}
+		if (j->status_only) {
+			t->want_status = false;
+			job_free(j);
+		} else {
+			job_done(j);
+		}
+		return;
 	case STEP_SET:
 		if (ret) {
+			/* Then whether the guest uses it, until it does (status "negotiated"). */
+			if (t->negotiated != 1) {
+				j->set_ok = true;
+				j->step = STEP_STATUS;
+				break;
+			}
 			job_done(j);
 			return;
 		}
@@ -547,25 +704,40 @@ void job_check_timeout(struct job *j, double now)
 			  j->tap ? j->tap->ep.socket : "?", ld_cfg.qmp_timeout_s);
 }
 
+/* What @t's QEMU is to be told: the path's limits, or no limit once the path is unknown. */
+static void target(const struct tap *t, uint32_t *size, uint32_t *segs)
+{
+	*size = t->status == PATH_OK ? t->size : LD_NO_LIMIT_SIZE;
+	*segs = t->status == PATH_OK ? t->segs : LD_NO_LIMIT_SEGS;
+}
+
 bool job_start(struct tap *t, double now)
 {
+	uint32_t size, segs;
 	struct job *j;
 	char label[96], where[600];
 
+	if (!t->want_sync && t->want_status && (!(t->ep.qom[0] && t->applied) || ld_cfg.dry_run)) {
+		t->want_status = false;	/* not set yet: the next set asks */
+		return false;
+	}
 	t->want_sync = false;
 	if (!plain_text(t->ep.qom) || !plain_text(t->ep.netdev)) {
 		tap_set_state(t, TAP_FAILED, "device id or netdev with characters QMP paths do not take");
 		return false;
 	}
+	target(t, &size, &segs);
 	if (ld_cfg.dry_run) {
 		endpoint_describe(&t->ep, where, sizeof(where));
-		printf("would set %s: size %u segs %u (path limit from %s) via %s\n",
-		       tap_label(t, label, sizeof(label)), t->size, t->segs,
-		       t->size_from[0] ? t->size_from : "-", where);
-		fflush(stdout);
+		/* With --json, stdout is the JSON document alone: the lines go to stderr. */
+		fprintf(ld_cfg.json ? stderr : stdout,
+			"would set %s: size %u segs %u (path limit from %s) via %s\n",
+			tap_label(t, label, sizeof(label)), size, segs,
+			t->size_from[0] ? t->size_from : "-", where);
+		fflush(ld_cfg.json ? stderr : stdout);
 		t->applied = true;
-		t->applied_size = t->size;
-		t->applied_segs = t->segs;
+		t->applied_size = size;
+		t->applied_segs = segs;
 		tap_set_state(t, TAP_DRY_RUN, NULL);
 		return true;
 	}
@@ -578,12 +750,20 @@ bool job_start(struct tap *t, double now)
 		fail_errno("calloc");
 	j->tap = t;
 	j->fd = -1;
-	j->size = t->size;
-	j->segs = t->segs;
-	j->step = t->ep.qom[0] ? STEP_SET : STEP_LIST;
+	target(t, &j->size, &j->segs);
+	j->step = !t->ep.qom[0] ? STEP_LIST : t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
+	j->ncont = 1;
+	if (!t->ep.qom[0] && !t->ep.netdev[0])
+		j->step = STEP_INFO;	/* not on the command line: ask QEMU */
+	if (!t->want_sync && t->want_status && t->ep.qom[0] && t->applied) {
+		/* Synced already: only ask whether the guest negotiated the feature. */
+		j->status_only = true;
+		j->step = STEP_STATUS;
+	}
 	jobs[njobs++] = j;
 	t->job = j;
-	tap_set_state(t, TAP_IN_FLIGHT, NULL);
+	if (!j->status_only)
+		tap_set_state(t, TAP_IN_FLIGHT, NULL);
 
 	if (t->ep.kind == EP_LIBVIRT) {
 		send_step(j, now);
@@ -598,6 +778,19 @@ bool job_start(struct tap *t, double now)
 		j->fd = -1;
 		job_retry(j, now, "connect %s: %s", t->ep.socket, strerror(err));
 		return false;
+	}
+	{
+		/* The socket's server must be the tap's holder: a path is only a name. */
+		struct ucred cred;
+		socklen_t clen = sizeof(cred);
+
+		if (getsockopt(j->fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen) || cred.pid != t->pid) {
+			t->untrusted = true;
+			job_refused(j, TAP_UNTRUSTED, "not acted on: %s is served by pid %d, not by "
+				    "the tap's holder %d", t->ep.socket, clen ? (int)cred.pid : -1,
+				    (int)t->pid);
+			return false;
+		}
 	}
 	j->phase = PH_GREETING;
 	j->deadline = now + ld_cfg.qmp_timeout_s;

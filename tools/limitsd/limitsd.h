@@ -5,12 +5,16 @@
  *
  *   netns.c     one rtnetlink socket per watched namespace; coalesced
  *               events; which taps an event can touch; their paths
+ *   manager.c   the management layer's records: libvirt's domain status,
+ *               qemu-server's pid files
  *   endpoint.c  a tap's QEMU and how to reach its QMP (Proxmox, libvirt,
- *               a plain -qmp / -chardev socket)
+ *               a plain -qmp / -chardev socket listed in the configuration)
  *   job.c       the QMP conversation that sets one tap's limits, over a
  *               unix socket or `virsh qemu-monitor-command`, non-blocking
  *   status.c    the JSON status (--once --json, `gso-limitsd status`)
- *   ../gso-limitsd.c  options, the event loop, timers
+ *   log.c       log lines with journald priorities, sd_notify readiness
+ *   state.c     configuration defaults, counters, which tap is served next
+ *   ../gso-limitsd.c  main: options, the event loop, signals
  */
 #ifndef GSO_LIMITSD_H
 #define GSO_LIMITSD_H
@@ -29,10 +33,18 @@
 
 struct mnl_socket;
 
+/* QEMU's "no limit" (docs/qemu.md): what a tap whose path became unknown is set back to. */
+#define LD_NO_LIMIT_SIZE	4294967295u
+#define LD_NO_LIMIT_SEGS	65535u
+
 struct ld_config {
 	bool dry_run;
 	bool once;
 	bool verbose;
+	bool json;		/* --once --json: stdout is one JSON document */
+	bool unoptimised;	/* GSO_LIMITSD_UNOPTIMISED=1: one path walk per tap and every
+				 * tap looked at on each turn of the event loop, as before
+				 * issue 24 item 7 (the scale benchmark's comparison) */
 	double settle_s;	/* quiet time after a link event before acting */
 	double max_settle_s;	/* longest an event waits during a storm */
 	double qmp_timeout_s;	/* each QMP step (connect, greeting, reply) */
@@ -40,7 +52,10 @@ struct ld_config {
 	unsigned int max_jobs;	/* QMP conversations in flight */
 	double rescan_s;	/* a full re-read this often, for events never sent (0: off) */
 	const char *proxmox_run_dir;
+	const char *libvirt_run_dir;	/* libvirtd's domain status files */
 	const char *virsh;
+	const char **qmp_sockets;	/* plain QEMU: the QMP sockets (globs) it may use */
+	size_t nqmp_sockets;
 };
 
 /* What the daemon did: the benchmark's "bounded work" figures. */
@@ -71,12 +86,14 @@ struct endpoint {
 	char device_id[QEMU_OPT_MAX];	/* "": an anonymous device, found with qom-list */
 	char qom[QEMU_OPT_MAX + 64];	/* the device's QOM path once known */
 	bool backend;			/* the property sits on qom + "/virtio-backend" */
+	enum { PROP_UNKNOWN, PROP_V3, PROP_V2 } prop;	/* host_gso_max, host-gso-limits */
 };
 
 enum tap_state {
 	TAP_NO_PATH,		/* path unknown (not a bridge port...): nothing set */
 	TAP_NO_VMM,		/* no process holds the tap */
 	TAP_NO_ENDPOINT,	/* its QEMU has no QMP we can reach, or no virtio-net device */
+	TAP_UNTRUSTED,		/* the holder is not the VM the manager's records name: never acted on */
 	TAP_PENDING,		/* to be set */
 	TAP_IN_FLIGHT,
 	TAP_SYNCED,
@@ -109,12 +126,17 @@ struct tap {
 	pid_t pid;
 	unsigned long long starttime;
 	struct endpoint ep;
-	char vmm_note[QEMU_OPT_MAX + 128];		/* why there is no endpoint */
+	char vmm_note[QEMU_OPT_MAX + 256];		/* why there is no endpoint */
+	bool untrusted;			/* the holder does not match the manager's records */
+	double recheck_at;		/* no endpoint yet: look at the holder again then */
+	double recheck_s;		/* its back-off */
 	/* what QEMU was told */
 	enum tap_state state;
 	bool applied;
 	uint32_t applied_size, applied_segs;
 	bool want_sync;
+	bool want_status;		/* ask whether the guest negotiated the feature */
+	int negotiated;			/* x-query-virtio-status: 1 yes, 0 not (yet), -1 not known */
 	double retry_at;
 	double backoff_s;
 	char error[512];
@@ -143,6 +165,7 @@ struct netns {
 	bool resync;			/* set every tap again (SIGHUP, start) */
 	bool rescan;			/* periodic re-read: also look for holders of unheld taps */
 	double first_event, last_event;
+	double recheck_at;		/* the earliest tap's recheck_at, or 0 */
 };
 
 /* netns.c */
@@ -163,6 +186,11 @@ bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct ta
 const char *endpoint_kind_name(enum ep_kind k);
 void endpoint_describe(const struct endpoint *ep, char *buf, size_t len);
 
+/* manager.c: 1 the records name the tap and pid (@ep filled), 0 no record, -1 mismatch */
+int manager_libvirt(const char *dir, const char *ifname, pid_t pid, struct endpoint *ep,
+		    char *note, size_t nlen);
+int manager_proxmox_pid(const char *dir, unsigned int vmid, pid_t pid, char *note, size_t nlen);
+
 /* job.c */
 /* Start setting @t's limits; false (and the tap's state set) if it could not start. */
 bool job_start(struct tap *t, double now);
@@ -175,12 +203,27 @@ void job_check_timeout(struct job *j, double now);
 unsigned int job_count(void);
 struct job *job_at(unsigned int i);
 
+/* state.c: which tap gets a QMP conversation next */
+/* Something may have given a tap work (a namespace pass, a conversation's end). */
+void sched_changed(void);
+/* Start conversations while slots are free; the next retry time, or 0. */
+double sched_start_jobs(struct netns *const *nss, size_t nns, double now);
+/* --once: nothing left to do; its exit status (EXIT_FAILURE: a held tap not reached). */
+bool sched_settled(struct netns *const *nss, size_t nns);
+int sched_once_status(struct netns *const *nss, size_t nns);
+
 /* status.c */
 void status_print(FILE *f, struct netns *const *nss, size_t count);
 int control_listen(const char *path);
 void control_serve(int lfd, struct netns *const *nss, size_t count);
-int control_client(const char *path);
+/* `gso-limitsd status`: the daemon's answer on stdout within @timeout_s. */
+int control_client(const char *path, double timeout_s);
 
-void ld_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* log.c: syslog priorities (<syslog.h>'s values) */
+enum { LD_ERR = 3, LD_WARNING = 4, LD_INFO = 6, LD_DEBUG = 7 };
+void ld_logp(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define ld_log(...)	ld_logp(LD_INFO, __VA_ARGS__)
+/* sd_notify(3) @state ("READY=1"...) if a service manager asked for it. */
+void ld_notify(const char *state);
 
 #endif

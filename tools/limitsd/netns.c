@@ -224,7 +224,7 @@ double netns_due(const struct netns *ns)
 	double a, b;
 
 	if (!ns->dirty)
-		return 0;
+		return ns->recheck_at;	/* a holder to look at again, or 0 */
 	if (ns->resync && !ns->links)
 		return ns->first_event;	/* the first pass: at once */
 	a = ns->last_event + ld_cfg.settle_s;
@@ -240,6 +240,7 @@ const char *tap_state_name(enum tap_state s)
 		[TAP_IN_FLIGHT] = "in_flight", [TAP_SYNCED] = "synced",
 		[TAP_RETRY] = "retry", [TAP_UNSUPPORTED] = "unsupported",
 		[TAP_FAILED] = "failed", [TAP_DRY_RUN] = "dry_run",
+		[TAP_UNTRUSTED] = "untrusted",
 	};
 
 	return (unsigned int)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
@@ -257,7 +258,8 @@ void tap_set_state(struct tap *t, enum tap_state s, const char *fmt, ...)
 	}
 	/* Log a problem once, not at every retry: the status shows it meanwhile. */
 	if (msg[0] && strcmp(msg, t->logged)) {
-		ld_log("%s%s%s: %s", t->ns->name, t->ns->name[0] ? "/" : "", t->ifname, msg);
+		ld_logp(LD_WARNING, "%s%s%s: %s", t->ns->name, t->ns->name[0] ? "/" : "", t->ifname,
+			msg);
 		snprintf(t->logged, sizeof(t->logged), "%s", msg);
 	}
 	/* A conversation under way keeps the last problem visible in the status. */
@@ -343,7 +345,97 @@ static void compute_deps(struct tap *t, const struct link_table *tbl, const stru
 	t->wide = p->truncated;
 }
 
-static void recompute(struct netns *ns, struct tap *t, const struct link_info *li)
+/*
+ * One pass's path of the first tap seen on each bridge, for the others on
+ * the same bridge (issue 24, item 7): a thousand taps on one bridge were a
+ * thousand walks over a thousand ports each when one port changed.  A tap
+ * of a bridge leaves by the bridge's other ports; two taps A and B of the
+ * same bridge differ only in which of them is left out.  So B's path is A's
+ * with B taken out and A put in: the same limits unless B is the port that
+ * limits A's path (then B is walked itself), lowered by A's own limits.
+ */
+static void walk(struct netns *ns, struct tap *t, const struct link_info *li);
+
+struct bridge_memo {
+	const struct link_info *first;	/* the tap walked; NULL: none yet */
+	struct tap *t;			/* its results */
+};
+
+static bool plain_bridge_tap(const struct netns *ns, const struct link_info *li,
+			     const struct link_info **master)
+{
+	if (strcmp(li->kind, "tun") || !li->master)
+		return false;
+	*master = find_link(ns->links, ns->nlinks, li->master);
+	return *master && !strcmp((*master)->kind, "bridge");
+}
+
+/* @t's path from @m's, if it applies (see struct bridge_memo). */
+static bool from_memo(struct tap *t, const struct link_info *li, const struct bridge_memo *m)
+{
+	const struct tap *a = m->t;
+	uint32_t own_size = path_device_max_size(m->first), own_segs = path_device_max_segs(m->first);
+	size_t i, n = 0;
+	int *deps;
+
+	if (a->status != PATH_OK || !strcmp(a->size_from, li->name) ||
+	    !strcmp(a->segs_from, li->name))
+		return false;
+	deps = malloc((a->ndeps + 1) * sizeof(*deps));
+	if (!deps)
+		fail_errno("malloc");
+	/* A's dependencies (A, its bridge, their other ports) and B itself, sorted. */
+	for (i = 0; i < a->ndeps && a->deps[i] < li->ifindex; i++)
+		deps[n++] = a->deps[i];
+	if (i == a->ndeps || a->deps[i] != li->ifindex)
+		deps[n++] = li->ifindex;
+	for (; i < a->ndeps; i++)
+		deps[n++] = a->deps[i];
+	free(t->deps);
+	t->deps = deps;
+	t->ndeps = n;
+	t->wide = a->wide;
+	t->status = PATH_OK;
+	t->incomplete = a->incomplete;
+	t->uses_routes = a->uses_routes;
+	t->size = a->size;
+	t->segs = a->segs;
+	memcpy(t->size_from, a->size_from, sizeof(t->size_from));
+	memcpy(t->segs_from, a->segs_from, sizeof(t->segs_from));
+	t->size_rule = a->size_rule;
+	t->segs_rule = a->segs_rule;
+	if (own_size < t->size) {
+		t->size = own_size;
+		snprintf(t->size_from, sizeof(t->size_from), "%s", m->first->name);
+		t->size_rule = PATH_RULE_BRIDGE_PORT;
+	}
+	if (own_segs < t->segs) {
+		t->segs = own_segs;
+		snprintf(t->segs_from, sizeof(t->segs_from), "%s", m->first->name);
+		t->segs_rule = PATH_RULE_BRIDGE_PORT;
+	}
+	return true;
+}
+
+static void recompute(struct netns *ns, struct tap *t, const struct link_info *li,
+		      struct bridge_memo *memo)
+{
+	const struct link_info *master = NULL;
+	struct bridge_memo *m = NULL;
+
+	if (memo && !ld_cfg.unoptimised && plain_bridge_tap(ns, li, &master)) {
+		m = &memo[master - ns->links];
+		if (m->first && from_memo(t, li, m))
+			return;
+	}
+	walk(ns, t, li);
+	if (m && !m->first) {
+		m->first = li;
+		m->t = t;
+	}
+}
+
+static void walk(struct netns *ns, struct tap *t, const struct link_info *li)
 {
 	struct link_table tbl = { .links = ns->links, .count = ns->nlinks, .routes = ns->routes,
 				  .nroutes = ns->nroutes, .rules = ns->rules, .nrules = ns->nrules,
@@ -364,14 +456,27 @@ static void recompute(struct netns *ns, struct tap *t, const struct link_info *l
 	compute_deps(t, &tbl, &p, li);
 }
 
+/* Whether @t's holder gave no endpoint (yet): looked at again on a timer. */
+static bool no_endpoint(const struct tap *t)
+{
+	return t->state == TAP_NO_ENDPOINT || t->state == TAP_UNTRUSTED;
+}
+
 /* Decide what @t needs after its path or VMM may have changed. */
 static void update_want(struct tap *t, bool force)
 {
 	if (t->status != PATH_OK) {
 		/* Unknown path: leave QEMU's values alone rather than guess (docs/daemon.md). */
-		if (t->state != TAP_NO_VMM && t->state != TAP_NO_ENDPOINT)
+		if (t->state != TAP_NO_VMM && !no_endpoint(t) && !t->job)
 			tap_set_state(t, TAP_NO_PATH, NULL);
-		t->want_sync = false;
+		/*
+		 * A value set for an earlier path (a tap routed for the moment
+		 * before it was bridged, a bridge that lost its last port) must
+		 * not stay: QEMU goes back to no limit.
+		 */
+		t->want_sync = t->applied && t->pid && !no_endpoint(t) &&
+			       (t->applied_size != LD_NO_LIMIT_SIZE ||
+				t->applied_segs != LD_NO_LIMIT_SEGS);
 		return;
 	}
 	if (force || !t->applied || t->applied_size != t->size || t->applied_segs != t->segs) {
@@ -402,11 +507,12 @@ static struct tap *tap_new(struct netns *ns, const struct link_info *li)
 	t->ns = ns;
 	t->ifindex = li->ifindex;
 	t->state = TAP_NO_VMM;
+	t->negotiated = -1;
 	return t;
 }
 
 /* Find each listed tap's holder in one /proc scan; a new holder means a new (or restarted) QEMU. */
-static void resolve_holders(struct netns *ns, struct tap **list, size_t n)
+static void resolve_holders(struct netns *ns, struct tap **list, size_t n, double now)
 {
 	struct tap_holders all;
 	size_t i;
@@ -417,12 +523,19 @@ static void resolve_holders(struct netns *ns, struct tap **list, size_t n)
 	ld_count.proc_scans++;
 	ret = tap_holders_scan(ns->dev, ns->ino, &all);
 	if (ret) {
-		ld_log("scanning /proc for tap holders: %s", strerror(-ret));
+		ld_logp(LD_ERR, "scanning /proc for tap holders: %s", strerror(-ret));
 		return;
 	}
 	for (i = 0; i < n; i++) {
 		struct tap *t = list[i];
-		const struct tap_holder *h = tap_holders_find(&all, t->ifname, t->pid);
+		char key[IF_NAMESIZE];
+		const struct tap_holder *h;
+
+		if (!strcmp(t->kind, "macvtap"))
+			tap_holder_macvtap_key(t->ifindex, key, sizeof(key));
+		else
+			snprintf(key, sizeof(key), "%s", t->ifname);
+		h = tap_holders_find(&all, key, t->pid);
 
 		if (!h) {
 			if (t->job)
@@ -434,20 +547,38 @@ static void resolve_holders(struct netns *ns, struct tap **list, size_t n)
 			tap_set_state(t, TAP_NO_VMM, NULL);
 			continue;
 		}
-		if (h->pid == t->pid && h->starttime == t->starttime)
-			continue;	/* the same QEMU as before */
+		/*
+		 * The same QEMU as before, unless it gave no endpoint: libvirtd
+		 * holds a tap before it execs QEMU (exec keeps the pid and start
+		 * time), and the manager's records appear after that.
+		 */
+		if (h->pid == t->pid && h->starttime == t->starttime && !no_endpoint(t))
+			continue;
 		if (t->job)
 			job_cancel(t->job);
+		if (h->pid != t->pid || h->starttime != t->starttime)
+			t->recheck_s = 0;
 		t->pid = h->pid;
 		t->starttime = h->starttime;
 		t->applied = false;
+		t->negotiated = -1;
+		t->recheck_at = 0;
 		if (endpoint_resolve(t, h, &all)) {
 			/* A new QEMU starts from its configured values: set ours again. */
 			tap_set_state(t, TAP_PENDING, NULL);
 			update_want(t, true);
+			t->recheck_s = 0;
 		} else {
 			t->want_sync = false;
-			tap_set_state(t, TAP_NO_ENDPOINT, "%s", t->vmm_note);
+			if (t->untrusted)
+				tap_set_state(t, TAP_UNTRUSTED, "not acted on: %s", t->vmm_note);
+			else
+				tap_set_state(t, TAP_NO_ENDPOINT, "%s", t->vmm_note);
+			t->recheck_s = t->recheck_s ? t->recheck_s * 2 : 0.25;
+			if (t->recheck_s > 30)
+				t->recheck_s = 30;
+			if (!ld_cfg.once)
+				t->recheck_at = now + t->recheck_s;
 		}
 	}
 	tap_holders_free(&all);
@@ -468,9 +599,11 @@ void netns_process(struct netns *ns)
 	const char *what = "route";
 	bool routes_changed;
 	struct int_set touched = { 0 }, holders_due = { 0 };
-	struct tap **check;
+	struct tap **check, **tap_at;
+	struct bridge_memo *memo = NULL;
 	size_t ncheck = 0;
 	bool all = ns->overrun || ns->resync || !old;
+	double now = clock_now_s();
 	int ret;
 
 	ns->dirty = false;
@@ -478,7 +611,7 @@ void netns_process(struct netns *ns)
 	ld_count.dumps++;
 	ret = link_query_dump(&ns->dumpq, &links, &count);
 	if (ret) {
-		ld_log("%s: link dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
+		ld_logp(LD_ERR, "%s: link dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
 		       strerror(-ret));
 		ns->dirty = true;
 		ns->last_event = clock_now_s();
@@ -493,7 +626,7 @@ void netns_process(struct netns *ns)
 	}
 	if (ret) {
 		free(links);
-		ld_log("%s: %s dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
+		ld_logp(LD_ERR, "%s: %s dump failed: %s; retrying", ns->name[0] ? ns->name : "netns",
 		       what, strerror(-ret));
 		ns->dirty = true;
 		ns->last_event = clock_now_s();
@@ -550,9 +683,9 @@ void netns_process(struct netns *ns)
 	for (i = 0; i < ns->ntaps;) {
 		const struct link_info *li = find_link(links, count, ns->taps[i]->ifindex);
 
-		if (!li || !path_is_tap(li) || strcmp(li->kind, "tun")) {
+		if (!li || !path_is_tap(li)) {
 			if (ld_cfg.verbose)
-				ld_log("%s: gone", ns->taps[i]->ifname);
+				ld_logp(LD_DEBUG, "%s: gone", ns->taps[i]->ifname);
 			remove_tap(ns, i);
 		} else {
 			i++;
@@ -563,17 +696,26 @@ void netns_process(struct netns *ns)
 	check = calloc(count + 1, sizeof(*check));
 	if (!check)
 		fail_errno("calloc");
+	/* Each link's tap, by the link's slot: no search per link. */
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression) */
+	tap_at = calloc(count + 1, sizeof(*tap_at));
+	if (!tap_at)
+		fail_errno("calloc");
+	for (i = 0; i < ns->ntaps; i++) {
+		const struct link_info *li = find_link(links, count, ns->taps[i]->ifindex);
+
+		if (li)
+			tap_at[li - links] = ns->taps[i];
+	}
 	for (i = 0; i < count; i++) {
 		const struct link_info *li = &links[i];
 		struct tap *t = NULL;
 		bool is_new = false, affected;
 
-		/* macvtap taps are character devices, not /dev/net/tun: not followed yet. */
-		if (!path_is_tap(li) || strcmp(li->kind, "tun"))
+		/* tun taps, and macvtaps (held as /dev/tapIFINDEX: tap_holders.h) */
+		if (!path_is_tap(li))
 			continue;
-		for (j = 0; j < ns->ntaps; j++)
-			if (ns->taps[j]->ifindex == li->ifindex)
-				t = ns->taps[j];
+		t = tap_at[i];
 		if (!t) {
 			t = tap_new(ns, li);
 			is_new = true;
@@ -589,31 +731,52 @@ void netns_process(struct netns *ns)
 			uint32_t size = t->size, segs = t->segs;
 			enum path_status st = t->status;
 
-			recompute(ns, t, li);
+			if (!memo) {
+				memo = calloc(count, sizeof(*memo));
+				if (!memo)
+					fail_errno("calloc");
+			}
+			recompute(ns, t, li, memo);
 			if (ld_cfg.verbose && !is_new &&
 			    (size != t->size || segs != t->segs || st != t->status))
-				ld_log("%s: path now %s %u/%u", t->ifname, path_status_name(t->status),
+				ld_logp(LD_DEBUG, "%s: path now %s %u/%u", t->ifname, path_status_name(t->status),
 				       t->size, t->segs);
 			if (!is_new && !ns->resync)
 				update_want(t, false);
 		}
 		if (is_new || ns->resync || set_has(holders_due.v, holders_due.n, li->ifindex) ||
-		    (!t->pid && (affected || ns->rescan)))
+		    (!t->pid && (affected || ns->rescan)) ||
+		    (no_endpoint(t) && t->recheck_at && t->recheck_at <= now))
 			check[ncheck++] = t;
 	}
-	resolve_holders(ns, check, ncheck);
+	resolve_holders(ns, check, ncheck, now);
+	ns->recheck_at = 0;
+	for (i = 0; i < ns->ntaps; i++) {
+		const struct tap *t = ns->taps[i];
+
+		if (no_endpoint(t) && t->recheck_at &&
+		    (!ns->recheck_at || t->recheck_at < ns->recheck_at))
+			ns->recheck_at = t->recheck_at;
+	}
 	if (ns->resync) {
 		for (i = 0; i < ns->ntaps; i++)
-			if (ns->taps[i]->pid && ns->taps[i]->state != TAP_NO_ENDPOINT)
+			if (ns->taps[i]->pid && !no_endpoint(ns->taps[i]))
 				update_want(ns->taps[i], true);
 	}
 	for (i = 0; i < ns->ntaps; i++)
 		if (ns->taps[i]->status != PATH_OK)
 			update_want(ns->taps[i], false);
 	free(check);
+	free(memo);
+	free(tap_at);
 	free(touched.v);
 	free(holders_due.v);
+	/* A guest negotiates after its QEMU was set: ask again on every rescan until it has. */
+	for (i = 0; ns->rescan && i < ns->ntaps; i++)
+		if (ns->taps[i]->state == TAP_SYNCED && ns->taps[i]->negotiated != 1)
+			ns->taps[i]->want_status = true;
 	ns->overrun = false;
 	ns->resync = false;
 	ns->rescan = false;
+	sched_changed();
 }

@@ -7,16 +7,19 @@
  * segs_from); docs/daemon.md lists them all.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "lib/clock.h"
 #include "lib/json.h"
 #include "lib/unix_socket.h"
 #include "limitsd.h"
@@ -50,6 +53,8 @@ static void print_tap(FILE *f, const struct tap *t)
 	else
 		fputs(",\"set\":null", f);
 	print_str_or_null(f, "error", t->error[0] ? t->error : t->vmm_note);
+	fprintf(f, ",\"negotiated\":%s",
+		t->negotiated > 0 ? "true" : t->negotiated == 0 ? "false" : "null");
 	fprintf(f, ",\"qmp_commands\":%lu,\"vmm\":", t->commands);
 	if (!t->pid) {
 		fputs("null}", f);
@@ -96,9 +101,9 @@ void status_print(FILE *f, struct netns *const *nss, size_t count)
 
 int control_listen(const char *path)
 {
-	char dir[108];
+	char dir[108], lock[120];
 	char *slash;
-	int fd;
+	int fd, lfd;
 
 	/* Started by hand, not by systemd (RuntimeDirectory=): make /run/gso-limitsd. */
 	snprintf(dir, sizeof(dir), "%s", path);
@@ -107,6 +112,20 @@ int control_listen(const char *path)
 		*slash = '\0';
 		if (mkdir(dir, 0700) < 0 && errno != EEXIST)
 			return -1;
+	}
+	/*
+	 * One daemon per socket: a second instance must neither take the
+	 * socket over nor remove it on its way out.  The lock is held (its
+	 * descriptor left open) for the daemon's life.
+	 */
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lfd < 0)
+		return -1;
+	if (flock(lfd, LOCK_EX | LOCK_NB) < 0) {
+		close(lfd);
+		fail_msg("another gso-limitsd runs with control socket %s (it holds %s): not started",
+			 path, lock);
 	}
 	/* Root only: the status names every VM's QEMU and sockets. */
 	fd = unix_socket_listen(path, 8, 0600, 1);
@@ -147,21 +166,44 @@ void control_serve(int lfd, struct netns *const *nss, size_t count)
 	}
 }
 
-int control_client(const char *path)
+int control_client(const char *path, double timeout_s)
 {
+	double deadline = clock_now_s() + timeout_s;
 	char buf[65536];
+	char *doc = NULL;
+	size_t len = 0;
 	ssize_t n;
-	int fd = unix_socket_connect(path, 0);
+	int fd = unix_socket_connect(path, 1);
+	FILE *f;
 
 	if (fd < 0)
 		fail_msg("cannot reach the daemon at %s: %s (is gso-limitsd running? "
 			 "--control PATH names another socket)", path, strerror(-fd));
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		if (fwrite(buf, 1, (size_t)n, stdout) != (size_t)n)
-			fail_errno("stdout");
-	if (n < 0)
-		fail_errno("read");
+	/* A hook must never hang on a stuck daemon: the answer whole, or nothing. */
+	f = open_memstream(&doc, &len);
+	if (!f)
+		fail_errno("open_memstream");
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double left = deadline - clock_now_s();
+
+		if (left <= 0 || poll(&p, 1, (int)(left * 1000) + 1) == 0)
+			fail_msg("no answer from the daemon at %s within %.1f s (--timeout MS)", path,
+				 timeout_s);
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			fail_errno("read");
+		if (!n)
+			break;
+		fwrite(buf, 1, (size_t)n, f);
+	}
+	fclose(f);
 	close(fd);
+	if (fwrite(doc, 1, len, stdout) != len)
+		fail_errno("stdout");
+	free(doc);
 	if (fflush(stdout))
 		fail_errno("stdout");
 	return EXIT_SUCCESS;

@@ -12,7 +12,9 @@
  *                                      stdout: the tests' stand-in `virsh`)
  *   qmp-standin --tap-fd N TAP BRIDGE CMD...  (what libvirtd does before it
  *                                      starts QEMU: create TAP, put it into
- *                                      BRIDGE, pass it as descriptor N to CMD)
+ *                                      BRIDGE, pass it as descriptor N to CMD;
+ *                                      a stand-in with fd=N on its command
+ *                                      line then holds that descriptor)
  *
  * It reads its own command line with the same readers as the daemon
  * (lib/qemu_cmdline.c), holds every `-netdev tap` open (ifname=: opened or
@@ -32,6 +34,8 @@
  *        does not offer the feature (patched QEMU, started without it); the
  *        errors are QEMU's
  *   QMP_STANDIN_EVENTS=1   an event before every reply (clients must skip them)
+ *   QMP_STANDIN_NEGOTIATED=0  x-query-virtio-status: the guest has not accepted
+ *                          VIRTIO_NET_F_GSO_LIMITS (default: it has)
  *   QMP_STANDIN_STUCK=1    accept connections and never answer (a hung QEMU)
  *   QMP_STANDIN_BRIDGE=BR  put its taps into bridge BR and up, as Proxmox's
  *                          tap script does when QEMU creates the tap
@@ -76,6 +80,8 @@ struct nic {
 	char qom[QEMU_OPT_MAX + 32];	/* /machine/peripheral/ID or peripheral-anon/device[N] */
 	char driver[64];
 	bool has_device;
+	bool by_fd;			/* -netdev fd=open_val, else ifname=open_val */
+	char open_val[QEMU_OPT_MAX];
 	bool limits_set;
 	int64_t size, segs;
 };
@@ -177,6 +183,8 @@ static void tap_onto_fd(const char *fdstr, char *ifname_out)
 	if (!name)
 		fail_msg("-netdev fd=%d: set %s to the tap's name", want, var);
 	snprintf(ifname_out, IF_NAMESIZE, "%s", name);
+	if (fcntl(want, F_GETFD) >= 0)
+		return;	/* passed open (--tap-fd): held as it is, as QEMU holds libvirt's */
 	fd = tap_open(name);
 	if (fd != want) {
 		if (dup2(fd, want) < 0)
@@ -207,16 +215,12 @@ static void setup_nics(const struct qemu_args *a, const char *bridge)
 			if (strlen(val) >= sizeof(n->ifname))
 				fail_msg("ifname=%s: too long", val);
 			memcpy(n->ifname, val, strlen(val) + 1);
-			(void)tap_open(n->ifname);	/* held until exit, like QEMU's */
 		} else if (qemu_opt_get(nd, "type", "fd", val, sizeof(val))) {
-			tap_onto_fd(val, n->ifname);
+			n->by_fd = true;
 		} else {
 			fail_msg("-netdev %s: neither ifname= nor fd=", nd);
 		}
-		if (bridge)
-			tap_to_bridge(n->ifname, bridge);
-		/* Many VMs in one process: each answers as soon as its tap exists, as its own QEMU would. */
-		serve_pending();
+		snprintf(n->open_val, sizeof(n->open_val), "%s", val);
 	}
 	/* Devices in command-line order: anonymous ones numbered as QEMU does. */
 	pos = 0;
@@ -246,6 +250,21 @@ static void setup_nics(const struct qemu_args *a, const char *bridge)
 		}
 		if (!id[0])
 			anon++;
+	}
+	/*
+	 * The taps last, each answered for as soon as it exists, as its own
+	 * QEMU would (many VMs in one process): its device is known by then.
+	 */
+	for (i = 0; i < nic_count; i++) {
+		struct nic *n = &nics[i];
+
+		if (n->by_fd)
+			tap_onto_fd(n->open_val, n->ifname);
+		else
+			(void)tap_open(n->ifname);	/* held until exit, like QEMU's */
+		if (bridge)
+			tap_to_bridge(n->ifname, bridge);
+		serve_pending();
 	}
 }
 
@@ -432,6 +451,29 @@ static void cmd_qom_get(int fd, const struct jv *id, const struct jv *args)
 	}
 }
 
+/*
+ * x-query-virtio-status on a device's virtio-backend, reduced to the
+ * guest's features: QMP_STANDIN_NEGOTIATED=0 a guest that has not (yet)
+ * accepted VIRTIO_NET_F_GSO_LIMITS, else one that has.
+ */
+static void cmd_virtio_status(int fd, const struct jv *id, const struct jv *args)
+{
+	const char *path = jv_get_string(args, "path"), *env = getenv("QMP_STANDIN_NEGOTIATED");
+	bool backend;
+	struct nic *n = path ? nic_by_path(path, &backend) : NULL;
+
+	if (!n || !backend) {
+		send_error(fd, id, "GenericError", "Path '%s' is not a VirtIODevice", path ? path : "");
+		return;
+	}
+	log_line("x-query-virtio-status %s", path);
+	send_return(fd, id, env && !strcmp(env, "0") ?
+		    "{\"name\":\"virtio-net\",\"guest-features\":{\"dev-features\":[],\"transports\":[]}}" :
+		    "{\"name\":\"virtio-net\",\"guest-features\":{\"dev-features\":"
+		    "[\"VIRTIO_NET_F_GSO_LIMITS: Device reports its host path's GSO limits\"],"
+		    "\"transports\":[]}}");
+}
+
 static void cmd_qom_list(int fd, const struct jv *id, const struct jv *args)
 {
 	const char *path = jv_get_string(args, "path");
@@ -486,6 +528,8 @@ static bool handle_message(int fd, const char *msg, size_t len, bool *negotiated
 		cmd_qom_get(fd, id, args);
 	} else if (!strcmp(cmd, "qom-list")) {
 		cmd_qom_list(fd, id, args);
+	} else if (!strcmp(cmd, "x-query-virtio-status")) {
+		cmd_virtio_status(fd, id, args);
 	} else if (!strcmp(cmd, "qmp_capabilities")) {
 		send_error(fd, id, "CommandNotFound", "Capabilities negotiation is already complete, command ignored");
 	} else {
@@ -599,6 +643,16 @@ static void listen_per_vm(const struct qemu_args *a, const char *dir)
 		if (snprintf(path, sizeof(path), "%s/%u.qmp", dir, vmid) >= (int)sizeof(path))
 			fail_msg("%s: path too long", dir);
 		add_listener(listen_unix(path));
+		/* qemu-server's record of the VM's QEMU (-pidfile): this process. */
+		snprintf(path, sizeof(path), "%s/%u.pid", dir, vmid);
+		{
+			FILE *f = fopen(path, "we");
+
+			if (!f)
+				fail_errno(path);
+			fprintf(f, "%d\n", (int)getpid());
+			fclose(f);
+		}
 	}
 }
 
