@@ -269,6 +269,23 @@ GUEST
 	[ "$psh" -gt 0 ] ||
 		check_err 1 "no pushed segment on the wire"
 	log_test "r8169 model $chip: wire frames ($frames) MTU-sized, checksums correct"
+
+	# Segment headers: each flow's sequence runs on frame after frame, IPv4
+	# IDs go up by one per frame (the model's segmentation gives each
+	# segment the next ID), and every stream ends with a FIN on the wire.
+	local sum
+	sum=$(awk -f "$GSO_TOP/tests/harness/tcp-wire.awk" "$dump")
+	echo "    $chip wire: $sum"
+	# shellcheck disable=SC2086 # "data N contiguous N ..." -> positional pairs
+	set -- $sum
+	local data=$2 gaps=$6 idbad=${10} flows=${14} fins=${16}
+	{ [ "$data" -gt 1000 ] && [ $((gaps * 100)) -le "$data" ]; } ||
+		check_err 1 "sequence gaps: $gaps of $data data frames"
+	[ $((idbad * 100)) -le "$data" ] ||
+		check_err 1 "IPv4 IDs not consecutive: $idbad of $data frames"
+	{ [ "$flows" -eq 3 ] && [ "$fins" -eq 3 ]; } ||
+		check_err 1 "flows $flows, with a FIN $fins (want 3 and 3)"
+	log_test "r8169 model $chip: wire segments: sequence, IPv4 ID, FIN"
 }
 
 # iproute2's ip (busybox's has no netns moves) for the host-path case.
