@@ -67,7 +67,7 @@ for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches
 			if [ $covered = 1 ]; then
 				out=$(grep -v -e 'MAINTAINERS need updating' -e '^new file mode' \
 					-e '^#[0-9]*: $' -e '^total: ' -e 'added, moved or deleted file' \
-					-e '^  [a-z]' -e '^$' <<< "$out")
+					-e '^  [a-z]' -e '^$' <<< "$out" || true)
 				grep -qE '^(ERROR|WARNING|CHECK)' <<< "$out" || rc=0
 			fi
 		fi
