@@ -31,3 +31,7 @@ CONFIG_PXB=y
 CONFIG_CXL=y
 CONFIG_CXL_MEM_DEVICE=y
 CONFIG_PCIE_PORT=y
+
+# Test-only (qemu-test-patches/): the Realtek RTL8125B/RTL8168evl model
+# that the r8169 driver drives, tier 2's egress NIC.
+CONFIG_RTL8168_PCI_EXPRESS=y

@@ -5,8 +5,9 @@
 #
 #   scripts/build-qemu.sh [--unpatched | --tree DIR] [-- NINJA_TARGET...]
 #
-# Default: the pinned QEMU 10.2.2 base with qemu-patches/ applied
-# (scripts/tree.sh qemu).  --unpatched: the base alone.  --tree DIR: a
+# Default: the pinned QEMU 10.2.2 base with qemu-patches/ applied, then
+# the harness's test-only devices of qemu-test-patches/ (scripts/tree.sh
+# qemu-test).  --unpatched: the base alone.  --tree DIR: a
 # developer tree as it is, uncommitted changes included.  Extra ninja
 # targets after "--" are built too (tests/qemu-qtest.sh uses this for the
 # qtest binaries); the build directory is the printed binary's directory.
@@ -40,7 +41,8 @@
 #   pc-bios/dtb/meson.build: the install_data(dtbs, ...) fallback is dropped
 # The copy also gets configs/qemu-devices.mak as
 # configs/devices/x86_64-softmmu/gso.mak (configure's --with-devices-*
-# only looks in the source tree).
+# only looks in the source tree), without the devices the tree does not
+# define (the test-only ones are not in --unpatched or a bare qemu tree).
 #
 # Layout: $GSO_CACHE/build/qemu-{patched,unpatched,dev-NAME}/
 # {src,build,build.log,configure.log}.
@@ -65,7 +67,7 @@ extra_targets=("$@")
 cfg_opts=$GSO_TOP/configs/qemu-configure.txt
 cfg_devs=$GSO_TOP/configs/qemu-devices.mak
 case $mode in
-patched)   tree=$("$GSO_TOP/scripts/tree.sh" qemu) ;;
+patched)   tree=$("$GSO_TOP/scripts/tree.sh" qemu-test) ;;
 unpatched) tree=$("$GSO_TOP/scripts/tree.sh" qemu --unpatched) ;;
 esac
 [ -f "$tree/hw/net/virtio-net.c" ] || die "$tree is not a QEMU tree"
@@ -187,7 +189,11 @@ m=$(sed 's/^\( *\)install_data(dtbs, .*$/\1# no prebuilt dtbs in the +ds tarball
 grep -q 'install_data(dtbs' <<<"$m" &&
 	die "pc-bios/dtb/meson.build: could not drop the dtb install (has the line changed?)"
 put_file "$m" "$src/pc-bios/dtb/meson.build"
-put_file "$(cat "$cfg_devs")" "$src/configs/devices/x86_64-softmmu/gso.mak"
+known=$(find "$tree" -name 'Kconfig*' -exec sed -n 's/^config \([A-Z0-9_]*\)$/\1/p' {} + |
+	sort -u)
+put_file "$(awk -v known="$known" 'BEGIN { n = split(known, k, "\n"); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+	/^CONFIG_[A-Z0-9_]+=/ { sym = substr($0, 8, index($0, "=") - 8); if (!(sym in ok)) next }
+	{ print }' "$cfg_devs")" "$src/configs/devices/x86_64-softmmu/gso.mak"
 
 # --- configure ----------------------------------------------------------
 mkdir -p "$GSO_CACHE/ccache"

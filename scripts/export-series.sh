@@ -5,10 +5,11 @@
 # never edit them by hand, edit the commits and run this.
 #
 #   scripts/export-series.sh [--signoff "Name <addr>"] [--output DIR] \
-#       linux|linux-split|qemu|spec [TREE]
+#       linux|linux-split|qemu|qemu-test|spec [TREE]
 #
 # TREE defaults to the developer tree from scripts/devtree.sh.  The
-# commits exported are base..HEAD; the cover letter's subject and text
+# commits exported are base..HEAD (qemu-test: the commits after those of
+# qemu-patches/, which its tree has first); the cover letter's subject and text
 # come from configs/cover-NAME.txt (first line subject, then the body).
 #
 # Recipients: the Linux and QEMU series get To:/Cc: headers from the
@@ -30,7 +31,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [--signoff \"Name <addr>\"] [--output DIR] linux|linux-split|qemu|spec [TREE]" >&2
+	echo "usage: $0 [--signoff \"Name <addr>\"] [--output DIR] linux|linux-split|qemu|qemu-test|spec [TREE]" >&2
 	exit 2
 }
 signoff='' out=''
@@ -59,6 +60,8 @@ linux-split)
 	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next"; upstream_base= ;;
 qemu)
 	folder=$GSO_TOP/qemu-patches; prefix="RFC PATCH v2"; upstream_base= ;;
+qemu-test)
+	folder=$GSO_TOP/qemu-test-patches; prefix="TEST PATCH"; upstream_base= ;;
 spec)
 	folder=$GSO_TOP/spec; prefix="PATCH v2"
 	upstream_base=15f488c162107f7b52fb2e4d0f36a2349fe9d3a9 ;;
@@ -71,8 +74,17 @@ cover=$GSO_TOP/configs/cover-$name.txt
 [ -f "$cover" ] || die "no cover letter text $cover"
 git -C "$tree" rev-parse -q --verify base >/dev/null || die "$tree has no 'base' tag"
 git -C "$tree" diff --quiet HEAD || die "$tree has uncommitted changes"
-n=$(git -C "$tree" rev-list --count base..HEAD)
-[ "$n" -gt 0 ] || die "$tree has no commits on top of base"
+from=base
+if [ "$name" = qemu-test ]; then
+	# The test devices stack on qemu-patches/: export only what follows it.
+	nq=$(find "$GSO_TOP/qemu-patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-cover-letter.patch' | wc -l)
+	from=$(git -C "$tree" rev-list --reverse base..HEAD | sed -n "${nq}p")
+	[ "$nq" -eq 0 ] && from=base
+	[ -n "$from" ] || die "$tree has fewer commits than qemu-patches/"
+fi
+n=$(git -C "$tree" rev-list --count "$from..HEAD")
+[ "$n" -gt 0 ] || die "$tree has no commits on top of $from"
 
 tmp=$(mktemp -d)
 # A branch of our own: linux and linux-split trees share one repository,
@@ -85,7 +97,7 @@ git -C "$tree" config "branch.$tmpbranch.description" "$(cat "$cover")"
 git -C "$tree" -c core.abbrev=12 format-patch -q --cover-letter \
 	--cover-from-description=subject --subject-prefix="$prefix" \
 	--zero-commit --no-signature \
-	-o "$tmp" "base..$tmpbranch"
+	-o "$tmp" "$from..$tmpbranch"
 coverfile=$(find "$tmp" -name '0000-cover-letter.patch')
 
 if [ -n "$upstream_base" ]; then

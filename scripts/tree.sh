@@ -3,10 +3,12 @@
 # Prepare a git tree of a pinned base with a patch series applied, and
 # print its path.
 #
-#   scripts/tree.sh linux|linux-split|qemu|spec [SERIES_DIR... | --unpatched]
+#   scripts/tree.sh linux|linux-split|qemu|qemu-test|spec [SERIES_DIR... | --unpatched]
 #
 # More than one SERIES_DIR stacks them in that order (the default kernel
-# build applies kernel-patches/ then kernel-split-patches/); the tree's key
+# build applies kernel-patches/ then kernel-split-patches/; qemu-test, the
+# harness's own QEMU, is qemu-patches/ then the test-only devices of
+# qemu-test-patches/); the tree's key
 # is the hash of all their patches, so each combination is its own tree.
 # The base tarball is imported once as a single commit ("base") into a
 # repository under $GSO_CACHE/git; each (base, series) pair gets its own
@@ -17,7 +19,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 linux|linux-split|qemu|spec [SERIES_DIR...|--unpatched]" >&2; exit 2; }
+usage() { echo "usage: $0 linux|linux-split|qemu|qemu-test|spec [SERIES_DIR...|--unpatched]" >&2; exit 2; }
 if [ $# -lt 1 ]; then usage; fi
 name=$1
 shift
@@ -25,6 +27,7 @@ case "$name" in
 linux) series_dirs=("$GSO_TOP/kernel-patches") ;;
 linux-split) series_dirs=("$GSO_TOP/kernel-split-patches") ;;
 qemu)  series_dirs=("$GSO_TOP/qemu-patches") ;;
+qemu-test) series_dirs=("$GSO_TOP/qemu-patches" "$GSO_TOP/qemu-test-patches") ;;
 spec)  series_dirs=("$GSO_TOP/spec") ;;
 *) usage ;;
 esac

@@ -43,6 +43,7 @@ ALL_TESTS=(
 	tests/t62-gso-split.sh
 	tests/t63-split-unpatched-guest.sh
 	tests/t64-paths-tier2.sh
+	tests/t65-r8169-model.sh
 )
 
 # Every ALL_TESTS entry must exist (an unmatched glob stays literal): a

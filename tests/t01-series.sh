@@ -11,7 +11,8 @@ cd "$GSO_TOP"
 
 ident='virtio-net GSO limits project <gso-limits@project.invalid>'
 
-for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches spec:spec; do
+for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches \
+	qemu-test:qemu-test-patches spec:spec; do
 	name=${s%%:*} dir=${s#*:}
 	mapfile -t patches < <(find "$dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
 		! -name '0000-cover-letter.patch' | sort)
@@ -35,7 +36,7 @@ for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches
 
 	case $name in
 	linux|linux-split) cp=(scripts/checkpatch.pl --strict --no-signoff -q) ;;
-	qemu)  cp=(scripts/checkpatch.pl -q) ;;
+	qemu|qemu-test)  cp=(scripts/checkpatch.pl -q) ;;
 	*) continue ;;
 	esac
 	[ -n "${tree:-}" ] || continue
@@ -55,8 +56,9 @@ for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches
 		# series' selftest: "F: tools/testing/selftests/net/") needs no
 		# MAINTAINERS change upstream: accept the question only when
 		# get_maintainer.pl finds a maintainer for each added file.
-		if [ "$name" = linux-split ] &&
-			grep -q 'does MAINTAINERS need updating' <<< "$out"; then
+		# (qemu-test: the harness's test devices, in hw/net/ and tests/qtest/.)
+		if { [ "$name" = linux-split ] || [ "$name" = qemu-test ]; } &&
+			grep -q 'MAINTAINERS need updating' <<< "$out"; then
 			covered=1
 			while IFS= read -r f; do
 				m=$(cd "$tree" && scripts/get_maintainer.pl --no-git \
@@ -64,8 +66,9 @@ for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches
 				[ -n "$m" ] || covered=0
 			done < <(awk '/^diff --git/ { f = $4 } /^new file mode/ { print substr(f, 3) }' "$p")
 			if [ $covered = 1 ]; then
-				out=$(grep -v -e 'does MAINTAINERS need updating' -e '^new file mode' \
-					-e '^#[0-9]*: $' -e '^total: ' <<< "$out")
+				out=$(grep -v -e 'MAINTAINERS need updating' -e '^new file mode' \
+					-e '^#[0-9]*: $' -e '^total: ' -e 'added, moved or deleted file' \
+					-e '^  [a-z]' -e '^$' <<< "$out" || true)
 				grep -qE '^(ERROR|WARNING|CHECK)' <<< "$out" || rc=0
 			fi
 		fi
