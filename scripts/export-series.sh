@@ -57,7 +57,7 @@ case "$name" in
 linux)
 	folder=$GSO_TOP/kernel-patches; prefix="RFC PATCH net-next v2"; upstream_base= ;;
 linux-split)
-	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next"; upstream_base= ;;
+	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next v3"; upstream_base= ;;
 qemu)
 	folder=$GSO_TOP/qemu-patches; prefix="RFC PATCH v2"; upstream_base= ;;
 qemu-test)

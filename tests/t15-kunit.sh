@@ -3,7 +3,9 @@
 # The kernel series' KUnit suites, built into the project kernel, run at
 # boot: virtio_net_gso_limits (the driver's checks of the values a device
 # reports) and netif_change_tso_max (sequences of device limit changes and
-# user settings end at min(user's value, device limit)).  This test boots
+# user settings end at min(user's value, device limit)), and net_core
+# (net/core/net_test.c: skb_segment() and kernel-split-patches/'
+# skb_gso_split() on frag layouts, heads, frag_list, BIG TCP).  This test boots
 # the kernel once and turns each suite's KTAP output on the console into
 # TEST lines.
 set -euo pipefail
@@ -13,7 +15,7 @@ set -euo pipefail
 . "$GSO_TOP/tests/harness/vm.sh"
 vm_init
 
-SUITES=(virtio_net_gso_limits netif_change_tso_max)
+SUITES=(virtio_net_gso_limits netif_change_tso_max net_core)
 setup_ns KNS
 script=$TEST_LOG_DIR/kunit.guest.sh
 echo 'exit 0' > "$script"

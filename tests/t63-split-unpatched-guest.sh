@@ -13,12 +13,13 @@
 # on the port (gso-hist) must show each oversize packet leave as the 2 GSO
 # packets within the limit that the series makes of it (43 segments and
 # 2: no piece a lone MSS segment), not as 45 MSS segments: 0 bytes cut to
-# MSS size on the host, TcpExt GSOSplit moved.
+# MSS size on the host, the split column of /proc/net/softnet_stat moved.
 # The forwarded case runs in the same host VM: a local stream routed out
 # of a netdevsim port at 64000/64 from a router namespace, as 64 KiB TSO
 # packets (split the same way) and as MSS segments a veth's GRO merges
-# into 64 KiB packets again (with a frag_list: split too, into GSO
-# packets of at most MAX_SKB_FRAGS frags each).
+# into 64 KiB packets again (with a frag_list: the series does not split
+# those, they are cut to MSS as on the unpatched host, every stream
+# intact).
 #
 # The control, at the same time: the UNPATCHED base kernel booted as the
 # host VM, the base guest and the forwarded case on the same topology.
@@ -179,7 +180,7 @@ fail_tail() {
 # --- the patched host --------------------------------------------------------
 # guest_case VM G: the host VM ran, its nested guest G booted and sent,
 # and each of its two paths (p0 vhost=off, p1 vhost=on) split every
-# oversize packet; then the host VM's TcpExt GSOSplit moved.
+# oversize packet; then the host VM's split counter (softnet_stat) moved.
 guest_case() {
 	local vm=$1 g=$2 k exit_code guest_kernel name v before after nested_ms
 	check_eq "$vm host VM's exit code" "${vm_rc[$vm]}" 0
@@ -212,9 +213,11 @@ guest_case() {
 		k=$((k + 1))
 	done
 	before=$(splitvm_val "$vm" gsosplit-before) after=$(splitvm_val "$vm" gsosplit-after)
-	[ "$before" != none ] && [ "$after" != none ] && [ "$after" -gt "$before" ] 2>/dev/null
-	check_err $? "TcpExt GSOSplit: before '$before', after '$after'"
-	log_test "split tier 2 patched host: $vm host VM's TcpExt GSOSplit moved ($before -> $after)"
+	if ! { [ "$before" != none ] && [ "$after" != none ] &&
+		[ "$after" -gt "$before" ] 2>/dev/null; }; then
+		check_err 1 "split counter (softnet_stat): before '$before', after '$after'"
+	fi
+	log_test "split tier 2 patched host: $vm host VM's split counter moved ($before -> $after)"
 }
 guest_case split-patched base
 [ -z "$debian" ] || guest_case split-debian debian
@@ -234,23 +237,22 @@ forwarded_case() {
 }
 forwarded_case "$vm" tso
 [ -z "$SEG" ] || split_ok fwd-tso
-[ "$GS_AFTER" -gt "$GS_BEFORE" ] 2>/dev/null || check_err 1 "router's TcpExt GSOSplit: '$GS_BEFORE' -> '$GS_AFTER'"
+[ "$GS_AFTER" -gt "$GS_BEFORE" ] 2>/dev/null || check_err 1 "split counter: '$GS_BEFORE' -> '$GS_AFTER'"
 [ "$RET" = 0 ] || show "$vm" fwd-tso
-log_test "split tier 2 patched host: forwarded 64 KiB TSO packets: ${OVER_FRAMES:-?} over $LIMIT each left as 2 GSO packets, GSOSplit $GS_BEFORE -> $GS_AFTER"
-# GRO-built packets carry a frag_list past MAX_SKB_FRAGS segments: the
-# series splits them into GSO packets of at most MAX_SKB_FRAGS frags each
-# (one frag per segment of a frag_list member, so about 16 segments: 3
-# or 4 packets per 45-segment packet instead of 45).  Not an exact count:
-# GRO's packets depend on timing.  No more than one MSS per oversize
-# packet cut to MSS size (today: all of them), every packet within LIMIT.
+log_test "split tier 2 patched host: forwarded 64 KiB TSO packets: ${OVER_FRAMES:-?} over $LIMIT each left as 2 GSO packets, split counter $GS_BEFORE -> $GS_AFTER"
+# GRO-built packets carry a frag_list past MAX_SKB_FRAGS segments; the
+# series does not split packets with a frag_list (kernel-split-patches'
+# cover letter): on the patched host too they are cut to MSS on a port
+# without NETIF_F_FRAGLIST, the stream intact, every frame within LIMIT.
+# This is the narrowed claim, checked: more than one MSS per oversize
+# packet cut to MSS size.
 forwarded_case "$vm" gro
-{ [ -n "$SEG" ] && [ "$SEG" -le $((${OVER_FRAMES:-0} * ${MSS:-0})) ]; } ||
-	check_err 1 "forwarded GRO packets: ${SEG:-?} bytes cut to MSS size, more than one MSS per oversize packet (${OVER_FRAMES:-?} x ${MSS:-?})"
+[ "${SEG:-0}" -gt $((${OVER_FRAMES:-0} * ${MSS:-0})) ] ||
+	check_err 1 "forwarded GRO packets: only ${SEG:-?} bytes cut to MSS size for ${OVER_FRAMES:-?} oversize packets: were they split?"
 { [ -n "$NIC_MAX" ] && [ $((NIC_MAX + HDR)) -lt $LIMIT ]; } ||
 	check_err 1 "forwarded GRO packets: the port sent a $((${NIC_MAX:-0} + HDR))-byte frame (limit $LIMIT)"
-[ "$GS_AFTER" -gt "$GS_BEFORE" ] 2>/dev/null || check_err 1 "router's TcpExt GSOSplit: '$GS_BEFORE' -> '$GS_AFTER'"
 [ "$RET" = 0 ] || show "$vm" fwd-gro
-log_test "split tier 2 patched host: forwarded GRO packets with a frag_list: ${OVER_FRAMES:-?} over $LIMIT left as ${NIC_FRAMES:-?} port packets for ${TAP_FRAMES:-?} (${SEG:-?} bytes cut to MSS), GSOSplit $GS_BEFORE -> $GS_AFTER"
+log_test "split tier 2 patched host: forwarded GRO packets with a frag_list (not split): ${OVER_FRAMES:-?} over $LIMIT left as ${NIC_FRAMES:-?} port packets for ${TAP_FRAMES:-?} (${SEG:-?} bytes cut to MSS), intact"
 
 # --- the control: the unpatched host ----------------------------------------
 if [ "${T63_CONTROL:-1}" = 0 ]; then
@@ -279,9 +281,9 @@ for g in $ctl_guests; do
 		k=$((k + 1))
 	done
 done
-[ "$(splitvm_val "$vm" gsosplit-after)" = none ]
-check_err $? "the unpatched host has a GSOSplit counter"
-log_test "split tier 2 unpatched host (control): no TcpExt GSOSplit"
+[ "$(splitvm_val "$vm" gsosplit-after)" = none ] ||
+	check_err 1 "the unpatched host has a split column in softnet_stat"
+log_test "split tier 2 unpatched host (control): no split counter"
 for v in tso gro; do
 	forwarded_case "$vm" "$v"
 	[ "${SEG:-0}" -gt $((${OVER_FRAMES:-0} * ${MSS:-0})) ] || check_err 1 "no MSS cuts on the unpatched router"

@@ -78,14 +78,16 @@ W=/tmp/split
 . /etc/gso-guest.sh
 say() { echo "SPL: $*"; }
 fail() { say "error: $*"; exit 1; }
-# gsosplit [PID]: TcpExt GSOSplit of this namespace (of PID's), "none"
-# on a kernel without the counter.
+# gsosplit [PID]: GSO packets the net core split for a device's limits
+# (/proc/net/softnet_stat column 16, summed over the CPUs: per host, not
+# per namespace; PID is ignored), "none" on a kernel without the column.
 gsosplit() {
-	local pre=
-	[ -n "${1:-}" ] && pre="nsenter -t $1 -n"
-	$pre awk '$1 == "TcpExt:" { if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1 }
-		else for (i = 2; i <= NF; i++) if (n[i] == "GSOSplit") v = $i }
-		END { print (v == "" ? "none" : v) }' /proc/net/netstat
+	local n=0 seen= c1 c2 c3 c4 c5 c6 c7 c8 c9 c10 c11 c12 c13 c14 c15 c16 rest
+	while read -r c1 c2 c3 c4 c5 c6 c7 c8 c9 c10 c11 c12 c13 c14 c15 c16 rest; do
+		[ -n "$c16" ] || continue
+		n=$((n + 0x$c16)) seen=1
+	done < /proc/net/softnet_stat
+	if [ -n "$seen" ]; then echo "$n"; else echo none; fi
 }
 # new_ns: a process in a new network namespace; prints its pid.
 new_ns() {
