@@ -37,6 +37,8 @@ cat > "$script" <<'GUEST'
 export PATH=/opt/ksft/bin:$PATH
 # ip netns keeps its namespaces in /var/run/netns; the initramfs has /run.
 [ -e /var/run ] || { mkdir -p /var && ln -s /run /var/run; }
+# bash's process substitution needs /dev/fd, which the initramfs lacks.
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 grep -q ' /sys/kernel/debug ' /proc/mounts || mount -t debugfs none /sys/kernel/debug
 cd /opt/ksft/netdevsim || exit 1
 bash ./tso-max-uppers.sh > /tmp/out 2>&1
@@ -52,8 +54,9 @@ VM_EXTRA_INITRD=$extra VM_APPEND="loglevel=4 panic_on_warn=1" vm_run uppers "$UN
 
 con=$TEST_LOG_DIR/uppers.console.log
 lines=$(tr -d '\r' < "$con" | sed -n 's/^KSFT: TEST: \(.*[^ ]\) *\[ *\([A-Z]*\) *\]$/\2\t\1/p')
-[ -n "$lines" ]
-check_err $? "no selftest results on the console ($con)"
+if [ -z "$lines" ]; then
+	check_err 1 "no selftest results on the console ($con)"
+fi
 log_test "uppers selftest: results reported by the guest"
 while IFS=$'\t' read -r res name; do
 	[ -n "$name" ] || continue
