@@ -55,7 +55,7 @@ tree=${2:-$GSO_CACHE/dev/$name}
 # change is a proposal; the series with a v1->v2 changelog say v2.
 case "$name" in
 linux)
-	folder=$GSO_TOP/kernel-patches; prefix="RFC PATCH net-next v2"; upstream_base= ;;
+	folder=$GSO_TOP/kernel-patches; prefix="RFC PATCH net-next v3"; upstream_base= ;;
 linux-split)
 	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next v3"; upstream_base= ;;
 qemu)

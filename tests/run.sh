@@ -36,6 +36,8 @@ ALL_TESTS=(
 	tests/t30-scenarios.sh
 	tests/t35-runtime.sh
 	tests/t36-guest-follow.sh
+	tests/t37-vdpa.sh
+	tests/t38-uppers-selftest.sh
 	tests/t40-doctor-guest.sh
 	tests/t50-compat.sh
 	tests/t55-migration.sh

@@ -53,11 +53,12 @@ for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches
 		fi
 		# checkpatch asks about MAINTAINERS for every added file.  A new
 		# file under a directory an entry already covers (the net core
-		# series' selftest: "F: tools/testing/selftests/net/") needs no
+		# series' selftest: "F: tools/testing/selftests/net/"; the guest
+		# series' vDPA KUnit file and netdevsim selftest) needs no
 		# MAINTAINERS change upstream: accept the question only when
 		# get_maintainer.pl finds a maintainer for each added file.
 		# (qemu-test: the harness's test devices, in hw/net/ and tests/qtest/.)
-		if { [ "$name" = linux-split ] || [ "$name" = qemu-test ]; } &&
+		if { [[ $name == linux* ]] || [ "$name" = qemu-test ]; } &&
 			grep -q 'MAINTAINERS need updating' <<< "$out"; then
 			covered=1
 			while IFS= read -r f; do

@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The kernel series' KUnit suites, built into the project kernel, run at
 # boot: virtio_net_gso_limits (the driver's checks of the values a device
-# reports) and netif_change_tso_max (sequences of device limit changes and
-# user settings end at min(user's value, device limit)), and net_core
-# (net/core/net_test.c: skb_segment() and kernel-split-patches/'
-# skb_gso_split() on frag layouts, heads, frag_list, BIG TCP).  This test boots
-# the kernel once and turns each suite's KTAP output on the console into
-# TEST lines.
+# reports), netif_change_tso_max (sequences of device limit changes and
+# user settings end at the table's values; on registered devices, one
+# event per device and one route generation bump per change),
+# vdpa_net_config (the vDPA core reads a net device's config space only
+# as far as the device implements it: a 24-byte device as pds, octeon_ep
+# and eni, a 12-byte one, a full one) and net_core (net/core/net_test.c:
+# skb_segment() and kernel-split-patches/' skb_gso_split() on frag
+# layouts, heads, frag_list, BIG TCP).  This test boots the kernel once,
+# with panic_on_warn=1, and turns each suite's KTAP output on the console
+# into TEST lines.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -15,13 +19,13 @@ set -euo pipefail
 . "$GSO_TOP/tests/harness/vm.sh"
 vm_init
 
-SUITES=(virtio_net_gso_limits netif_change_tso_max net_core)
+SUITES=(virtio_net_gso_limits netif_change_tso_max vdpa_net_config net_core)
 setup_ns KNS
 script=$TEST_LOG_DIR/kunit.guest.sh
 echo 'exit 0' > "$script"
 rc=0
 # No filter: the kernel builds in no suites but the series' own.
-VM_APPEND="loglevel=7" vm_run kunit "$KNS" "$script" || rc=$?
+VM_APPEND="loglevel=7 panic_on_warn=1" vm_run kunit "$KNS" "$script" || rc=$?
 con=$TEST_LOG_DIR/kunit.console.log
 check_eq "guest exit code" "$rc" 0
 log_test "kunit: the kernel boots with the suites built in"

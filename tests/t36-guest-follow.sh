@@ -21,13 +21,25 @@
 #          a split).
 #   uppers (item 5) a vlan and a bond on top of virtio-net follow a drop
 #          and, which they did not, the rise after it.
-#   event  (issue 13 item 4, kernel patch 14) an RTM_SETLINK change of a
+#   event  (issue 13 item 4, kernel patch 16) an RTM_SETLINK change of a
 #          veth's gso_max_size, and then of its gso_max_segs, each sends an
 #          RTM_NEWLINK carrying the new value, with the veth up and with it
 #          down (ip monitor in the guest).  Control: the same probe on this
 #          machine's own kernel, in a namespace, sees no event (do_setlink
 #          marks such a change MODIFIED, never NOTIFY), so the check would
 #          fail without the patch.
+#   alone  (issue 26 item 9) the flow case again on a guest kernel with
+#          kernel-patches/ only (no net core split: nothing rescues a
+#          packet already built over the limit), and in the same run a
+#          control kernel that lacks the route generation bump (the series
+#          plus tests/fixtures/no-route-bump, a stand-in that turns the
+#          bump off): with the bump the stream's packets are within the new
+#          limit from 0.5 s after the guest took it, and the test prints how
+#          long after the drop and how many frames were cut to the MSS in
+#          the meantime; the control must show the stream cut to the MSS
+#          (most frames at one MSS), or the check proves nothing.
+#          GSO_ALONE_KERNEL / GSO_CONTROL_KERNEL: bzImages to use instead
+#          of building the two trees.
 set -euo pipefail
 # shellcheck source=tests/harness/vmtest.sh
 . "$(dirname "$0")/harness/vmtest.sh"
@@ -49,7 +61,7 @@ STREAM=$GSO_TOP/tools/build/gso-stream
 MSS=1448
 MSS_RUN_MAX=16
 
-# The probe of patch 14's event, as shell (ash in the guest, bash on the
+# The probe of patch 16's event, as shell (ash in the guest, bash on the
 # host): gso_event_probe up|down, with $IP as ip and files under
 # $GSOEV_DIR, makes a veth pair gsoev0/gsoev1, puts gsoev0 in the given
 # state and listens to link events (ip monitor) while gsoev0's
@@ -356,4 +368,127 @@ log_test "event control: this machine's kernel sends no RTM_NEWLINK for a gso_ma
 check_eq "veth up: one RTM_NEWLINK per request, carrying the new value" "$(console_value EVENT-UP)" "1 1 1 1 1"
 check_eq "veth down: the same" "$(console_value EVENT-DOWN)" "1 1 1 1 1"
 log_test "event: gso_max_size/gso_max_segs changes send RTM_NEWLINK, device up and down"
+
+# --- alone: the flow on kernel-patches/ only, with a control -----------------
+ALONE_BYTES=$((256 << 20))
+alone_guest_script() {
+	cat <<GUEST
+. /etc/gso-guest.sh
+gsosplit() {
+	awk '\$1 == "TcpExt:" { if (!n) { for (i = 2; i <= NF; i++) k[i] = \$i; n = 1 }
+		else for (i = 2; i <= NF; i++) if (k[i] == "GSOSplit") print \$i }' /proc/net/netstat
+}
+gcheck link_up net_up $GUEST_IP4 $GUEST_IP6 || exit 1
+gcheck ping ping_until $PEER_IP4 || exit 1
+lim() {
+	gso-linkinfo "\$1" | awk '{ for (i = 1; i < NF; i++) v[\$i] = \$(i + 1)
+		print v["tso_max_size"], v["tso_max_segs"], v["gso_max_size"] }'
+}
+wait_lim() {
+	local i=0
+	while [ "\$(lim \$1)" != "\$2" ] && [ \$i -lt 600 ]; do sleep 0.05; i=\$((i + 1)); done
+	[ "\$(lim \$1)" = "\$2" ]
+}
+watch_limits() {
+	local last= cur i=0
+	while [ \$i -lt 6000 ] && [ ! -f /tmp/stop ]; do
+		cur=\$(lim eth0)
+		[ "\$cur" != "\$last" ] && echo "GUEST-LIMITS: \$cur" && last=\$cur
+		sleep 0.05
+		i=\$((i + 1))
+	done
+}
+watch_limits &
+wait_lim eth0 "64000 64 64000" || exit 1
+echo "GSOSPLIT-BEFORE: \$(gsosplit)"
+gso-stream send $PEER_IP4 $FLOW_PORT $ALONE_BYTES --timeout 200 > /tmp/flow.out 2>&1 &
+flow=\$!
+echo FLOW-STARTED
+wait \$flow; rc=\$?
+touch /tmp/stop
+cat /tmp/flow.out
+exit \$rc
+GUEST
+}
+
+# alone_run NAME KERNEL: one guest on KERNEL, one stream across a drop from
+# 64000/64 to 48000/32; writes to $TEST_LOG_DIR/NAME.alone.txt "LATE_N LATE_MSS AFTER_MAX AFTER_FMAX
+# CUT_FRAMES CUT_UNTIL SPLIT" (CUT_*: frames in runs of MSS_RUN_MAX or more
+# MSS-sized frames from the drop on, and the time of the last one after
+# the drop, in ms; SPLIT: the guest's GSOSplit counter, "none" without it)
+alone_run() {
+	local name=$1 kernel=$2 t_drop t_seen rc=0
+	VM=$name
+	BULK_PORT=$FLOW_PORT capture_start "$VM.tap" tap0
+	ip netns exec "$PEER_NS" "$STREAM" recv -l "$PEER_IP4" --expect $ALONE_BYTES --timeout 280 \
+		$FLOW_PORT > "$TEST_LOG_DIR/$VM.recv.log" 2>&1 &
+	defer "kill $! 2>/dev/null"
+	alone_guest_script > "$TEST_LOG_DIR/$VM.guest.sh"
+	VM_KERNEL=$kernel vm_start "$VM" "$HOST_NS" "$TEST_LOG_DIR/$VM.guest.sh" "${nic[@]}"
+	vm_console_wait "$VM" '^FLOW-STARTED' 120 || check_err 1 "$VM: the guest never started its stream"
+	slowwait 60 big_frames_seen 50 || check_err 1 "$VM: no large GSO packets before the drop"
+	t_drop=$(now)
+	set_limits 48000 32
+	vm_console_wait "$VM" '^GUEST-LIMITS: 48000 32 48000' 30 ||
+		check_err 1 "$VM: the guest did not take 48000/32"
+	t_seen=$(now)
+	vm_wait "$VM" || rc=$?
+	capture_stop "$VM.tap" || true
+	check_eq "$VM: guest exit code (stream sent)" "$rc" 0
+	tcpdump -r "$TEST_LOG_DIR/$VM.tap.pcap" -e -tt -n 2>/dev/null |
+		awk -v d="$t_drop" -v s="$t_seen" -v mss=$MSS -v rmax=$MSS_RUN_MAX '
+			{ flen = -1; len = -1
+			  for (i = 1; i < NF; i++) if ($i == "length") { if (flen < 0) flen = $(i + 1) + 0; len = $(i + 1) + 0 } }
+			len <= 0 || $1 < d { next }
+			{ if (len == mss) { run++; if (run == rmax) { cut += rmax; until = $1 } else if (run > rmax) { cut++; until = $1 } } else run = 0 }
+			$1 > s + 0.5 { ln++; if (len <= mss) lmss++; if (len > amax) amax = len; if (flen > fmax) fmax = flen }
+			END { printf "%d %d %d %d %d %d", ln, lmss, amax, fmax, cut, until ? (until - d) * 1000 : 0 }' \
+		> "$TEST_LOG_DIR/$VM.alone.txt"
+	echo " $(console_value GSOSPLIT-BEFORE | grep -E '^[0-9]+$' || echo none)" >> "$TEST_LOG_DIR/$VM.alone.txt"
+}
+
+# The two kernels: kernel-patches/ alone, and the same with the route
+# generation bump turned off.  Both configured as the project kernel; a
+# tree made by tree.sh may seed its first build from a built sibling
+# (GSO_KERNEL_SEED=2: also for --tree), so each costs the objects its
+# patches change.
+alone_kernel() {
+	local tree
+	tree=$("$GSO_TOP/scripts/tree.sh" linux "$@") || return 1
+	GSO_KERNEL_SEED=2 "$GSO_TOP/scripts/build-kernel.sh" --tree "$tree"
+}
+k_alone=${GSO_ALONE_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-patches")} ||
+	check_err 1 "the kernel with kernel-patches/ alone does not build"
+k_control=${GSO_CONTROL_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-patches" \
+	"$GSO_TOP/tests/fixtures/no-route-bump")} ||
+	check_err 1 "the control kernel (no route generation bump) does not build"
+if [ "$RET" -ne 0 ]; then
+	log_test "alone: the two guest kernels build"
+	tests_exit
+fi
+alone_run alone "$k_alone"
+alone_run control "$k_control"
+read -r a_n a_mss a_max a_fmax a_cut a_until a_split < "$TEST_LOG_DIR/alone.alone.txt"
+read -r c_n c_mss c_max _ c_cut c_until _ < "$TEST_LOG_DIR/control.alone.txt"
+echo "    kernel-patches/ alone: $a_mss of $a_n frames from 0.5 s after the guest took 48000/32 at" \
+	"one MSS or less, largest payload $a_max, largest frame $a_fmax; $a_cut frames cut to the MSS" \
+	"(runs of $MSS_RUN_MAX or more) until $a_until ms after the drop; GSOSplit: $a_split"
+echo "    control (no route generation bump): $c_mss of $c_n frames at one MSS or less, largest" \
+	"payload $c_max; $c_cut frames cut to the MSS until $c_until ms after the drop"
+check_eq "the guest kernel has no net core split (no GSOSplit counter)" "$a_split" none
+[ "$a_n" -gt 0 ] || check_err 1 "no frames of the stream after the drop"
+[ "$a_max" -le $((32 * MSS)) ] ||
+	check_err 1 "after the drop the stream still built $a_max-byte packets"
+[ "$a_fmax" -lt 48000 ] || check_err 1 "after the drop a frame of $a_fmax bytes left the guest"
+if [ "$a_max" -le $((10 * MSS)) ] || [ $((a_mss * 2)) -ge "$a_n" ]; then
+	check_err 1 "the stream was cut to the MSS after the drop ($a_mss of $a_n frames): it kept the old limits"
+fi
+log_test "alone: on kernel-patches/ only, an established stream follows a drop ($a_cut frames cut to the MSS, until $a_until ms)"
+# The control must fail the check above, for the reason it is about.
+[ "$c_n" -gt 0 ] || check_err 1 "control: no frames of the stream after the drop"
+if ! [ "$c_max" -le $((10 * MSS)) ] && ! [ $((c_mss * 2)) -ge "$c_n" ]; then
+	check_err 1 "control: without the route generation bump the stream followed too ($c_mss of $c_n frames at one MSS, largest $c_max): the check does not discriminate"
+fi
+log_test "alone control: without the route generation bump the stream is cut to the MSS ($c_mss of $c_n frames)"
 tests_exit
+
