@@ -72,7 +72,24 @@ defer_cleanup() {
 	done
 	DEFER_CMDS=()
 }
-trap defer_cleanup EXIT
+
+# Checks that run when the script exits, after the cleanup (so that every
+# VM has ended): EXIT_CHECKS+=(FUNC).  Each prints its own TEST lines; one
+# that fails turns the script's exit status into a failure, whatever it
+# was (0, or 4: a skip cannot hide a kernel warning).
+EXIT_CHECKS=()
+lib_exit() {
+	local rc=$? f bad=0
+	defer_cleanup
+	for f in "${EXIT_CHECKS[@]}"; do
+		"$f" || bad=1
+	done
+	if [ "$bad" = 1 ] && { [ "$rc" -eq 0 ] || [ "$rc" -eq 4 ]; }; then
+		rc=1
+	fi
+	exit "$rc"
+}
+trap lib_exit EXIT
 
 # --- namespaces -----------------------------------------------------------
 # setup_ns VAR...: create one namespace per VAR, with a unique name stored

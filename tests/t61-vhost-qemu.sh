@@ -133,6 +133,10 @@ waitc() {
 # track PID: a process this script started, killed on the outer test's stop.
 track() { echo "$1" >> $N/pids; }
 dump() {
+	# The nested guests' kernel reports, whole (the outer scan reads them).
+	for c in console dst-console; do
+		console_splats $N/$c.log NVQ-SPLAT-$c
+	done
 	for c in console dst-console; do
 		sed "s/^/NVQ-CON: /" $N/$c.log 2>/dev/null | tr -d '\r' | tail -n 60
 	done
@@ -322,7 +326,7 @@ nested_qemu() {
 	echo $QEMU -M pc -accel tcg -m 128 -smp 1 -nodefaults -no-user-config \
 		-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
 		-kernel /opt/gso/bzImage -initrd $N/initrd \
-		-append "'console=ttyS0 panic=-1 oops=panic loglevel=4 kunit.enable=0'" \
+		-append "'console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=4 kunit.enable=0'" \
 		-chardev file,id=con,path=$N/${files}console.log -serial chardev:con \
 		-device virtio-serial-pci,id=vser0 \
 		-chardev file,id=ret,path=$N/${files}ret \
