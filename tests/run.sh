@@ -111,8 +111,9 @@ fi
 # of the harness (a kernel or initramfs under $GSO_CACHE on the command
 # line) outside any namespace whose supervising `timeout` was orphaned.
 # Namespaces and processes of a test that still runs are left alone.
+# Prints what it removed, one line each ("netns NAME", "qemu PID").
 remove_leftovers() {
-	local ns pid ppid n=0
+	local ns pid ppid
 	while read -r ns _; do
 		case "$ns" in gso-*) ;; *) continue ;; esac
 		bash -c '. tests/lib.sh; trap - EXIT; ns_owner_alive "$1"' _ "$ns" && continue
@@ -122,7 +123,7 @@ remove_leftovers() {
 			grep -qE '^gso-[a-z0-9_]+-[A-Za-z0-9]{6}$' <<< "$ns" || continue
 		fi
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-		ip netns del "$ns" && n=$((n + 1))
+		ip netns del "$ns" && echo "netns $ns"
 	done < <(ip netns list 2>/dev/null)
 	# (comm is cut at 15 characters: qemu-system-x86_64 is qemu-system-x86.)
 	for pid in $(pgrep -x 'qemu-system-x86' 2>/dev/null); do
@@ -133,11 +134,12 @@ remove_leftovers() {
 		[ "$(cat "/proc/$ppid/comm" 2>/dev/null)" = timeout ] || continue
 		ppid=$(awk '{ print $4 }' "/proc/$ppid/stat" 2>/dev/null) || continue
 		case "$(cat "/proc/$ppid/comm" 2>/dev/null)" in bash|sh) continue ;; esac
-		kill -9 "$pid" && n=$((n + 1))
+		kill -9 "$pid" && echo "qemu $pid"
 	done
-	[ "$n" -eq 0 ] || echo "removed $n leftovers of an earlier run (namespaces, QEMU processes)"
 }
-remove_leftovers
+left=$(remove_leftovers)
+[ -z "$left" ] ||
+	echo "removed $(wc -l <<< "$left") leftovers of an earlier run (namespaces, QEMU processes)"
 
 # Kernel features the tests use: built in here, modules on Debian's
 # stock kernel (br_netfilter: gso-doctor's fwbr-hop check; macvtap:
@@ -222,7 +224,7 @@ for t in "${tests[@]}"; do
 	# The runner's own lines go to the log as well, so that the counts
 	# in it add up to the closing line.
 	{
-	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && [ $(( $(date +%s) - start )) -ge "$limit" ]; }; then
 		echo "TEST: $name did not end within its bound of $limit s (run.sh, per test) [FAIL]"
 		f=$((f + 1))
 	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$f" -eq 0 ]; then
@@ -237,6 +239,14 @@ for t in "${tests[@]}"; do
 		# reported checks before or not, the skip is counted.
 		echo "TEST: $name skipped (exit 4) after $p passed and $f failed checks [SKIP]"
 		s=$((s + 1))
+	fi
+	# What the test left behind (a test killed at its bound, or one that
+	# forgot a cleanup): removed now, so the next test starts clean, and
+	# a failure of this one.
+	left=$(remove_leftovers)
+	if [ -n "$left" ]; then
+		echo "TEST: $name left $(wc -l <<< "$left") namespaces or QEMU processes behind (removed) [FAIL]"
+		while read -r l; do echo "    $l"; done <<< "$left"
 	fi
 	} | tee -a "$out"
 	p=$(grep -c '^TEST: .*\[ OK \]' "$out")
