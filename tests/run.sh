@@ -30,6 +30,7 @@ cd "$(dirname "$0")/.." || exit 1
 # Cheap tests first, so a broken tree fails fast.
 ALL_TESTS=(
 	tests/t00-static.sh
+	tests/t06-doc-claims.sh
 	tests/t01-series.sh
 	tests/t02-spec.sh
 	tests/t03-perpatch.sh
