@@ -155,7 +155,8 @@ vm_qmp() {
 # result is reported at exit, on the script's own output, as one check
 #   TEST: kernel consoles of N VMs: no WARNING, BUG, KASAN, ...  [ OK ]|[FAIL]
 # with each report printed under the FAIL line.  A report fails the script
-# whatever its own checks said.
+# whatever its own checks said.  Case matters: every boot under qboot says
+# "..MP-BIOS bug: 8254 timer not connected", which is not a BUG: report.
 GSO_SPLAT_RE='\[ *[0-9]+\.[0-9]+\].*(WARNING:|BUG:|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: |self-detected stall|rcu: INFO|Call Trace|Kernel panic|Oops)'
 if [ -z "${VM_SCAN_DIR:-}" ]; then
 	VM_SCAN_DIR=$TEST_LOG_DIR/.vmscan-$$
