@@ -3,13 +3,14 @@
 #
 #   make demo     build what is needed and show the seed's before/after
 #   make check    run every test; ends with "N passed, N failed, N skipped"
+#   make check-debug  the VM tests on a KASAN + lockdep kernel (opt-in, hours under TCG)
 #
 # Everything is cached under $(GSO_CACHE) (default ~/.cache/virtio-gso-limits).
 
 SHELL := /bin/bash
 export GSO_CACHE ?= $(HOME)/.cache/virtio-gso-limits
 
-.PHONY: all deps bases kernel qemu initramfs tools demo check check-static \
+.PHONY: all deps bases kernel qemu initramfs tools demo check check-debug check-static \
 	export-series clean-cache help
 
 all: kernel qemu initramfs
@@ -42,6 +43,9 @@ demo: deps
 
 check: deps
 	@tests/run.sh
+
+check-debug: deps
+	@tests/check-debug.sh
 
 check-static: deps
 	@tests/run.sh tests/t00-static.sh tests/t01-series.sh

@@ -8,7 +8,9 @@
 # Default: the pinned Linux base with kernel-patches/ applied, then
 # kernel-split-patches/ (the net core series, which also applies alone).
 # --unpatched: the base alone.  --tree DIR: a developer tree as it is.
-# Config: tinyconfig + kernel/configs/kvm_guest.config + configs/kernel.config.
+# Config: tinyconfig + kernel/configs/kvm_guest.config + configs/kernel.config
+# (+ GSO_KERNEL_EXTRA_CONFIG, a fragment merged last: make check-debug's
+# configs/kernel-debug.config, with --tree on a tree of its own).
 # The build is in the tree itself (each tree is already keyed by base
 # checksum and series hash, see tree.sh), so the compiler sees the same
 # relative paths in every tree and ccache hits across series versions;
@@ -32,7 +34,9 @@ patched)   tree=$("$GSO_TOP/scripts/tree.sh" linux "$GSO_TOP/kernel-patches" \
 unpatched) tree=$("$GSO_TOP/scripts/tree.sh" linux --unpatched) ;;
 esac
 [ -f "$tree/Makefile" ] || die "$tree is not a kernel tree"
-cfgkey=$(files_hash "$fragment")
+extra=${GSO_KERNEL_EXTRA_CONFIG:-}
+[ -z "$extra" ] || [ -f "$extra" ] || die "GSO_KERNEL_EXTRA_CONFIG: no file $extra"
+cfgkey=$(files_hash "$fragment" ${extra:+"$extra"})
 bdir=$tree
 image=$bdir/arch/x86/boot/bzImage
 # Bookkeeping lives in the worktree's git dir, not among the sources.
@@ -141,7 +145,7 @@ if [ ! -f "$bdir/.config" ] || [ "$(cat "$meta/gso-config-src" 2>/dev/null)" != 
 	log "configuring $bdir"
 	kmake -s tinyconfig >/dev/null
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" \
-		"$tree/kernel/configs/kvm_guest.config" "$fragment" >/dev/null
+		"$tree/kernel/configs/kvm_guest.config" "$fragment" ${extra:+"$extra"} >/dev/null
 	kmake -s olddefconfig >/dev/null
 	# Every option the fragment asks for must have survived olddefconfig:
 	# a silently dropped option means a test later fails for no clear reason.
@@ -161,7 +165,7 @@ if [ ! -f "$bdir/.config" ] || [ "$(cat "$meta/gso-config-src" 2>/dev/null)" != 
 			warn "$opt=$val did not survive olddefconfig (got: $(grep "^$opt=" "$bdir/.config" || echo unset))"
 			bad=1
 		fi
-	done < "$fragment"
+	done < <(cat "$fragment" ${extra:+"$extra"})
 	[ $bad = 0 ] || die "kernel config fragment does not apply cleanly"
 	echo "$cfgkey" > "$meta/gso-config-src"
 fi

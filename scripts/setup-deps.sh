@@ -24,7 +24,7 @@ PKGS_BUILD=(build-essential git make flex bison bc libelf-dev libssl-dev
 PKGS_RUN=(seabios ipxe-qemu qemu-system-data busybox-static iproute2 kmod)
 # Tests and tools.
 PKGS_TEST=(iperf3 tcpdump ethtool libmnl-dev libpcap-dev gnuplot-nox
-	shellcheck jq procps util-linux socat file)
+	shellcheck jq procps util-linux socat file nftables)
 # t64's team port: teamnl sets a team's mode (a generic netlink option).
 PKGS_TEST+=(libteam-utils)
 # tests/tools-package.sh: the tools' .deb (dpkg-buildpackage, lintian) and

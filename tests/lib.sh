@@ -29,10 +29,16 @@ TEST_LOG_DIR=${TEST_LOG_DIR:-$GSO_CACHE/logs/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$TEST_LOG_DIR"
 
 # log_test NAME [OK|FAIL|SKIP] [REASON]
+# While LOG_REPLAY is set (log_replay), a passing check is reported as
+# SKIP: it was read from an earlier run's logs, and proves nothing of this
+# one.
 log_test() {
 	local name=$1 res=${2:-} why=${3:-}
 	if [ -z "$res" ]; then
 		if [ "$RET" -eq 0 ]; then res=OK; else res=FAIL; fi
+	fi
+	if [ "$res" = OK ] && [ -n "${LOG_REPLAY:-}" ]; then
+		res=SKIP why="passes on the logs of $LOG_REPLAY, not on this run"
 	fi
 	case "$res" in
 	OK)   printf 'TEST: %-60s [ OK ]\n' "$name" ;;
@@ -58,6 +64,40 @@ check_eq() {
 	fi
 }
 
+# log_replay DIR: the checks that follow read an earlier run's logs in DIR
+# (a test's RECHECK mode, e.g. T63_RECHECK=DIR): each that passes is
+# reported SKIP, never OK, so a re-check cannot make a run green.
+log_replay() {
+	LOG_REPLAY=$1
+}
+
+# skip_unless_full VAR FULL TEST: make check runs a test with VAR unset,
+# which means FULL, a space-separated list; a developer can shrink it
+# (VAR="a b").  Each item of FULL that VAR leaves out gets a SKIP line
+#   TEST: TEST ITEM [SKIP] left out by VAR=...
+# so a shrunk run never reads as the full one.  Prints VAR's value (the
+# list to run) on stdout: CASES=$(skip_unless_full T61_CASES "vhost fallback" "t61").
+# For a switch (VAR=0 leaves out one part), FULL is its one value and
+# ITEM the part: skip_unless_full T63_DEBIAN 1 "t63 Debian's guest".
+skip_unless_full() {
+	local var=$1 full=$2 name=$3 val item
+	if [ -z "${!var+x}" ]; then
+		echo "$full"
+		return 0
+	fi
+	val=${!var}
+	for item in $full; do
+		[[ " $val " == *" $item "* ]] && continue
+		if [ "$full" = "$item" ] && [[ "$full" != *" "* ]]; then
+			# A switch: the whole of NAME is what is left out.
+			log_test "$name" SKIP "left out by $var=$val (make check: $var=$full)" >&2
+		else
+			log_test "$name $item" SKIP "left out by $var='$val' (make check: '$full')" >&2
+		fi
+	done
+	echo "$val"
+}
+
 tests_exit() {
 	if [ "$TESTS_FAILED" -gt 0 ]; then exit $ksft_fail; fi
 	exit $ksft_pass
@@ -73,7 +113,24 @@ defer_cleanup() {
 	done
 	DEFER_CMDS=()
 }
-trap defer_cleanup EXIT
+
+# Checks that run when the script exits, after the cleanup (so that every
+# VM has ended): EXIT_CHECKS+=(FUNC).  Each prints its own TEST lines; one
+# that fails turns the script's exit status into a failure, whatever it
+# was (0, or 4: a skip cannot hide a kernel warning).
+EXIT_CHECKS=()
+lib_exit() {
+	local rc=$? f bad=0
+	defer_cleanup
+	for f in "${EXIT_CHECKS[@]}"; do
+		"$f" || bad=1
+	done
+	if [ "$bad" = 1 ] && { [ "$rc" -eq 0 ] || [ "$rc" -eq 4 ]; }; then
+		rc=1
+	fi
+	exit "$rc"
+}
+trap lib_exit EXIT
 
 # --- namespaces -----------------------------------------------------------
 # setup_ns VAR...: create one namespace per VAR, with a unique name stored
@@ -140,13 +197,31 @@ ns_owner_alive() {
 # namespace this run leaked has a dead owner by the time it is compared.
 # Fails (with nothing on stdout) when ip itself fails, so that a broken
 # ip cannot make two empty fingerprints equal.
+# Policy rules, nexthop objects, the sysctls the tests set in their
+# namespaces (were one set in the root namespace by mistake, it shows
+# here) and, where nft is installed, the nftables ruleset.
+FINGERPRINT_SYSCTLS=(net.ipv4.ip_forward net.ipv6.conf.all.forwarding
+	net.ipv6.conf.all.disable_ipv6 net.ipv6.conf.default.disable_ipv6
+	net.ipv6.conf.default.accept_dad net.ipv4.tcp_min_tso_segs net.core.gso_split
+	net.bridge.bridge-nf-call-iptables net.bridge.bridge-nf-call-ip6tables
+	net.bridge.bridge-nf-call-arptables)
 root_ns_fingerprint() {
 	local out ns
 	out=$({ ip -d link show && ip addr show &&
-		ip -4 route show table all && ip -6 route show table all; } 2>&1) ||
+		ip -4 route show table all && ip -6 route show table all &&
+		ip -4 rule show && ip -6 rule show; } 2>&1) ||
 		{ echo "root_ns_fingerprint: ip failed: $out" >&2; return 1; }
 	sed -E 's/(RX|TX):.*//; /^ +[0-9]+ +[0-9]+ /d' <<< "$out" |
 		grep -v -E 'valid_lft|^\s*$'
+	# A kernel without nexthop objects answers with an error: that, too,
+	# is the same before and after.
+	ip nexthop show 2>&1 | sed 's/^/nexthop /'
+	sysctl -e "${FINGERPRINT_SYSCTLS[@]}" 2>/dev/null
+	if command -v nft >/dev/null; then
+		out=$(nft list ruleset 2>&1) ||
+			{ echo "root_ns_fingerprint: nft failed: $out" >&2; return 1; }
+		printf 'nft %s\n' "${out//$'\n'/$'\n'nft }"
+	fi
 	out=$(ip netns list 2>&1) ||
 		{ echo "root_ns_fingerprint: ip netns list failed: $out" >&2; return 1; }
 	while read -r ns _; do

@@ -6,16 +6,23 @@
 #   tests/run.sh [TEST...]      (default: every test in ALL_TESTS)
 #
 # Each test is a script speaking the protocol of tests/lib.sh: one
-# "TEST: name [ OK ]|[FAIL]|[SKIP]" line per check, exit 0/1/4.  A script
-# that fails without reporting a failed check counts as one failure, so a
-# crash can never pass.  The root network namespace is fingerprinted
-# before and after the run: any difference is a failure.
+# "TEST: name [ OK ]|[FAIL]|[SKIP]" line per check, exit 0/1/4.  The runner
+# adds a line of its own, counted like the test's, when a script
+#   - fails without reporting a failed check: one failure (a crash never
+#     passes);
+#   - exits 0 without a single check: one failure (it proved nothing);
+#   - exits 4 (skip) without a SKIP line, after checks or not: one skip;
+#   - runs past its bound (test_timeout, below): one failure.
+# The root network namespace (links, addresses, routes, rules, nexthops,
+# the sysctls the tests use, nftables) is fingerprinted before and after
+# the run: any difference is a failure.
 #
 # A TEST argument must be one of ALL_TESTS (a path or a file name): an
 # unknown name stops the run before anything runs.  At the start the
 # runner removes what an earlier, killed run left behind (its network
 # namespaces and the processes in them) and loads the kernel modules the
-# tests use when the kernel has them as modules.
+# tests use when the kernel has them as modules; those it loaded are
+# unloaded when it ends.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib.sh
@@ -24,10 +31,27 @@ cd "$(dirname "$0")/.." || exit 1
 # Cheap tests first, so a broken tree fails fast.
 ALL_TESTS=(
 	tests/t00-static.sh
+	tests/t06-doc-claims.sh
 	tests/t01-series.sh
 	tests/t02-spec.sh
 	tests/t03-perpatch.sh
-	tests/tools-*.sh
+	tests/tools-analysis.sh
+	tests/tools-daemon-admin.sh
+	tests/tools-daemon-libvirt.sh
+	tests/tools-daemon-paths.sh
+	tests/tools-daemon-qemu.sh
+	tests/tools-daemon-scale.sh
+	tests/tools-daemon-trust.sh
+	tests/tools-daemon.sh
+	tests/tools-doctor.sh
+	tests/tools-fuzz.sh
+	tests/tools-hist.sh
+	tests/tools-linkinfo.sh
+	tests/tools-package.sh
+	tests/tools-paths.sh
+	tests/tools-probe.sh
+	tests/tools-stream.sh
+	tests/tools-unit.sh
 	tests/qemu-qtest.sh
 	tests/t10-smoke.sh
 	tests/t15-kunit.sh
@@ -48,11 +72,32 @@ ALL_TESTS=(
 	tests/t65-r8169-model.sh
 )
 
-# Every ALL_TESTS entry must exist (an unmatched glob stays literal): a
-# test that silently disappears from the list is a test that never fails.
+# Every ALL_TESTS entry must exist, and every test script in tests/ must be
+# an entry: a test that silently disappears from the list, or never
+# enters it, is a test that never fails.
 for t in "${ALL_TESTS[@]}"; do
 	[ -f "$t" ] || { echo "run.sh: ALL_TESTS names $t, which does not exist" >&2; exit 2; }
 done
+for t in tests/t[0-9]*.sh tests/tools-*.sh tests/qemu-*.sh; do
+	[ -f "$t" ] || continue  # an unmatched pattern
+	[[ " ${ALL_TESTS[*]} " == *" $t "* ]] ||
+		{ echo "run.sh: $t is not in ALL_TESTS: add it (or remove the file)" >&2; exit 2; }
+done
+
+# Per-test bound, seconds (timeout, then KILL 60 s later), so that only a
+# hang reaches it.  A test's time includes waiting for the builds it needs
+# (the first VM test waits for the kernel: over 40 min on the shared
+# machine under a load of 12-15), so the bound is CI's whole budget, 90
+# min; tests that build per patch (t03) or boot nested guests and an
+# unpatched kernel besides (t61, t63) get two hours.  GSO_TEST_TIMEOUT
+# overrides every bound.
+test_timeout() {
+	if [ -n "${GSO_TEST_TIMEOUT:-}" ]; then echo "$GSO_TEST_TIMEOUT"; return; fi
+	case "$1" in
+	t03-perpatch.sh|t61-vhost-qemu.sh|t63-split-unpatched-guest.sh) echo 7200 ;;
+	*) echo 5400 ;;
+	esac
+}
 if [ $# -gt 0 ]; then
 	tests=()
 	for arg in "$@"; do
@@ -78,8 +123,9 @@ fi
 # of the harness (a kernel or initramfs under $GSO_CACHE on the command
 # line) outside any namespace whose supervising `timeout` was orphaned.
 # Namespaces and processes of a test that still runs are left alone.
+# Prints what it removed, one line each ("netns NAME", "qemu PID").
 remove_leftovers() {
-	local ns pid ppid n=0
+	local ns pid ppid
 	while read -r ns _; do
 		case "$ns" in gso-*) ;; *) continue ;; esac
 		bash -c '. tests/lib.sh; trap - EXIT; ns_owner_alive "$1"' _ "$ns" && continue
@@ -89,7 +135,7 @@ remove_leftovers() {
 			grep -qE '^gso-[a-z0-9_]+-[A-Za-z0-9]{6}$' <<< "$ns" || continue
 		fi
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-		ip netns del "$ns" && n=$((n + 1))
+		ip netns del "$ns" && echo "netns $ns"
 	done < <(ip netns list 2>/dev/null)
 	# (comm is cut at 15 characters: qemu-system-x86_64 is qemu-system-x86.)
 	for pid in $(pgrep -x 'qemu-system-x86' 2>/dev/null); do
@@ -100,11 +146,12 @@ remove_leftovers() {
 		[ "$(cat "/proc/$ppid/comm" 2>/dev/null)" = timeout ] || continue
 		ppid=$(awk '{ print $4 }' "/proc/$ppid/stat" 2>/dev/null) || continue
 		case "$(cat "/proc/$ppid/comm" 2>/dev/null)" in bash|sh) continue ;; esac
-		kill -9 "$pid" && n=$((n + 1))
+		kill -9 "$pid" && echo "qemu $pid"
 	done
-	[ "$n" -eq 0 ] || echo "removed $n leftovers of an earlier run (namespaces, QEMU processes)"
 }
-remove_leftovers
+left=$(remove_leftovers)
+[ -z "$left" ] ||
+	echo "removed $(wc -l <<< "$left") leftovers of an earlier run (namespaces, QEMU processes)"
 
 # Kernel features the tests use: built in here, modules on Debian's
 # stock kernel (br_netfilter: gso-doctor's fwbr-hop check; macvtap:
@@ -122,9 +169,23 @@ load_kernel_features() {
 		sym=CONFIG_${m#*:} m=${m%%:*}
 		grep -qx "$sym=y" <<< "$config" && continue
 		[ -d "/sys/module/$m" ] && continue
-		modprobe "$m" 2>/dev/null ||
+		if modprobe "$m" 2>/dev/null; then
+			LOADED_MODULES=("$m" "${LOADED_MODULES[@]}")
+		else
 			echo "run.sh: kernel module $m does not load: the tests that need it will fail" >&2
+		fi
 	done
+}
+# The modules this run loaded, newest first: unloaded when it ends (after
+# the closing fingerprint), so the machine is left as it was found.
+LOADED_MODULES=()
+unload_kernel_features() {
+	local m
+	for m in "${LOADED_MODULES[@]}"; do
+		modprobe -r "$m" 2>/dev/null ||
+			echo "run.sh: kernel module $m, loaded by this run, does not unload (in use?)" >&2
+	done
+	LOADED_MODULES=()
 }
 load_kernel_features
 
@@ -150,7 +211,7 @@ stop_prebuild() {
 	wait "$prebuild_pid" 2>/dev/null
 	prebuild_pid=
 }
-trap stop_prebuild EXIT
+trap 'stop_prebuild; unload_kernel_features' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -166,24 +227,50 @@ for t in "${tests[@]}"; do
 	echo "=== $name"
 	start=$(date +%s)
 	out=$TEST_LOG_DIR/${name%.sh}.out
-	bash "$t" 2>&1 | tee "$out"
+	limit=$(test_timeout "$name")
+	timeout -k 60 "$limit" bash "$t" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
 	p=$(grep -c '^TEST: .*\[ OK \]' "$out")
 	f=$(grep -c '^TEST: .*\[FAIL\]' "$out")
 	s=$(grep -c '^TEST: .*\[SKIP\]' "$out")
-	if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$f" -eq 0 ]; then
+	# The runner's own lines go to the log as well, so that the counts
+	# in it add up to the closing line.
+	{
+	if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && [ $(( $(date +%s) - start )) -ge "$limit" ]; }; then
+		echo "TEST: $name did not end within its bound of $limit s (run.sh, per test) [FAIL]"
+		f=$((f + 1))
+	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$f" -eq 0 ]; then
 		echo "TEST: $name exited with status $rc without reporting a failure [FAIL]"
 		f=$((f + 1))
+	elif [ "$rc" -eq 0 ] && [ "$p$f$s" = 000 ]; then
+		# A test that checked nothing proved nothing.
+		echo "TEST: $name exited 0 without a single check [FAIL]"
+		f=$((f + 1))
+	elif [ "$rc" -eq 4 ] && [ "$s" -eq 0 ]; then
+		# Exit 4 skips what the test did not reach: whether it
+		# reported checks before or not, the skip is counted.
+		echo "TEST: $name skipped (exit 4) after $p passed and $f failed checks [SKIP]"
+		s=$((s + 1))
 	fi
-	if [ "$rc" -eq 4 ] && [ "$p$f$s" = 000 ]; then
-		s=1
+	# What the test left behind (a test killed at its bound, or one that
+	# forgot a cleanup): removed now, so the next test starts clean, and
+	# a failure of this one.
+	left=$(remove_leftovers)
+	if [ -n "$left" ]; then
+		echo "TEST: $name left $(wc -l <<< "$left") namespaces or QEMU processes behind (removed) [FAIL]"
+		while read -r l; do echo "    $l"; done <<< "$left"
 	fi
+	} | tee -a "$out"
+	p=$(grep -c '^TEST: .*\[ OK \]' "$out")
+	f=$(grep -c '^TEST: .*\[FAIL\]' "$out")
+	s=$(grep -c '^TEST: .*\[SKIP\]' "$out")
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	echo "=== $name: $p passed, $f failed, $s skipped ($(( $(date +%s) - start )) s)"
 done
 
 stop_prebuild
 after=$(fingerprint) || after="(fingerprint failed: ip)"
+unload_kernel_features
 if [ "$before" = "$after" ]; then
 	echo "TEST: root network namespace unchanged by the run [ OK ]"
 	passed=$((passed + 1))

@@ -18,8 +18,9 @@ set -euo pipefail
 . "$(dirname "$0")/harness/vmtest.sh"
 vm_init
 
-# T30_SCENARIOS: which parts to run (default: S1 S2 S9).
-SCENARIOS=" ${T30_SCENARIOS:-S1 S2 S9} "
+# T30_SCENARIOS: which parts to run (default, make check: S1 S2 S9); each
+# one left out is reported as a SKIP line.
+SCENARIOS=" $(skip_unless_full T30_SCENARIOS "S1 S2 S9" "t30 scenario") "
 want() { [[ $SCENARIOS == *" $1 "* ]]; }
 
 BYTES=$((16 << 20))
@@ -129,7 +130,10 @@ if want S9; then
 	tap_max=$(hist_q s9-segs '.files[0].max_payload')
 	{ [ "$tap_max" -le $((16 * mss)) ] && [ "$tap_max" -gt $((8 * mss)) ]; } ||
 		check_err 1 "largest tap frame $tap_max bytes: want at most 16 segments of $mss (and GSO in use)"
-	check_eq "bytes segmented in software" "$(hist_q s9-segs '.segmented_in_software.bytes')" 0
+	# No "0 bytes segmented" here: this machine's kernel never enforces
+	# the egress port's gso_max_segs on tap traffic (FACTS.md), so the
+	# figure would be 0 with the feature off as well.  The host side of
+	# the segment limit, with a feature-off control that is cut, is t61.
 	log_test "S9 segment limit binds first (16 segs): guest frames <= 16 x MSS ($tap_max)"
 	defer_cleanup
 fi

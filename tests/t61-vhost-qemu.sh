@@ -71,17 +71,20 @@ set -euo pipefail
 #   - after "stop" the script only reports what it has (single QMP reads
 #     are bounded at 10 s), copies its logs to the console and exits: well
 #     under DUMP_MARGIN_S.
-#   HOSTVM_TIMEOUT (900) = DEADLINE_S (840) + DUMP_MARGIN_S (60).
+#   HOSTVM_TIMEOUT (1260) = DEADLINE_S (1200) + DUMP_MARGIN_S (60).
+#   Runs under load measured 841-849 s of host VM wall (both cases beside
+#   a kernel build): the deadline is 1200 s, not at the measured time.
 # The per-phase bounds below (all capped at DEADLINE_S) are what one phase
 # may take before the host VM gives up on it; a normal run takes ~3-4 min
 # on an otherwise idle machine, the bounds are for a loaded one (nested
 # boots of 5-9 min were seen with a load of 11 on the 2 cores).
 NESTED_BOOT_S=${NESTED_BOOT_S:-600}    # nested QEMU start -> first limits line
 NESTED_FOLLOW_S=${NESTED_FOLLOW_S:-60} # port change -> guest reports it
-HOSTVM_TIMEOUT=${HOSTVM_TIMEOUT:-900}  # whole host VM (GSO_VM_TIMEOUT)
+HOSTVM_TIMEOUT=${HOSTVM_TIMEOUT:-1260} # whole host VM (GSO_VM_TIMEOUT)
 DUMP_MARGIN_S=60
 DEADLINE_S=$((HOSTVM_TIMEOUT - DUMP_MARGIN_S))
-CASES=${T61_CASES:-vhost fallback}
+# T61_CASES shrinks the run (make check: both); a case left out is a SKIP line.
+CASES=$(skip_unless_full T61_CASES "vhost fallback" "vhost qemu")
 # The streams: at 64000/64; after the drop to 32000/32 (main NIC and the
 # feature-off control NIC); across the migration (held, see below).
 STREAM1=$((8 << 20)) STREAM2=$((4 << 20)) STREAM4=$((2 << 20))
@@ -105,452 +108,7 @@ hostvm_script() {
 	printf 'MODE=%s\nBOOT_S=%s\nFOLLOW_S=%s\nDEADLINE_S=%s\n' \
 		"$1" "$NESTED_BOOT_S" "$NESTED_FOLLOW_S" "$DEADLINE_S"
 	printf 'STREAM1=%s\nSTREAM2=%s\nSTREAM4=%s\nSTREAM6=%s\n' "$STREAM1" "$STREAM2" "$STREAM4" "$STREAM6"
-	cat <<'HOSTVM'
-# ms
-. /etc/gso-guest.sh
-IP=/opt/gso/bin/ip
-QEMU=/usr/local/bin/qemu-system-x86_64
-N=/tmp/nested
-say() { echo "NVQ: $*"; }
-STOP=$N/stop
-# left: whole seconds to DEADLINE_S on this VM's clock (0 once the outer
-# test said stop); upto S: S, capped at what is left.
-left() {
-	[ -e $STOP ] && { echo 0; return; }
-	l=$(( DEADLINE_S - $(ms) / 1000 )); [ "$l" -gt 0 ] && echo "$l" || echo 0
-}
-upto() { l=$(left); [ "$1" -lt "$l" ] && echo "$1" || echo "$l"; }
-# waitc SECONDS CMD...: retry CMD every 0.25 s for at most SECONDS (upto),
-# and not after the outer test's stop (gso-guest.sh's wait_for plus the
-# stop).
-waitc() {
-	wend=$(( $(ms) + $(upto "$1") * 1000 ))
-	shift
-	while ! "$@"; do
-		[ ! -e $STOP ] && [ "$(ms)" -lt "$wend" ] || return 1
-		sleep 0.25
-	done
-}
-# track PID: a process this script started, killed on the outer test's stop.
-track() { echo "$1" >> $N/pids; }
-dump() {
-	for c in console dst-console; do
-		sed "s/^/NVQ-CON: /" $N/$c.log 2>/dev/null | tr -d '\r' | tail -n 60
-	done
-	sed 's/^/NVQ-QEMU: /' $N/qemu.err $N/dst-qemu.err 2>/dev/null | tail -n 40
-	sed 's/^/NVQ-LD: /' $N/limitsd.log 2>/dev/null | tail -n 40
-}
-fail() { say "error: $*"; dump; exit 1; }
-qemu_alive() { [ -n "$QPID" ] && kill -0 "$QPID" 2>/dev/null; }
-seen() { grep -q "$1" $N/console.log 2>/dev/null; }
-seen_or_dead() { seen "$1" || ! qemu_alive; }
-dst_alive() { [ -n "$DPID" ] && kill -0 "$DPID" 2>/dev/null; }
-dst_seen() { grep -q "$1" $N/dst-console.log 2>/dev/null; }
-dst_seen_or_dead() { dst_seen "$1" || ! dst_alive; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
-
-# A QMP client over a pipe chardev (busybox has no unix-socket client):
-# qmp OUT-FD IN-FD JSON sends JSON with an id and waits (10 s) for the reply
-# carrying that id (events in between skipped); prints it.
-QID=0
-qmp() {
-	QID=$((QID + 1))
-	printf '%s\n' "${3%\}},\"id\":$QID}" >&"$1"
-	while read -t 10 -r line <&"$2"; do
-		case "$line" in *"\"id\": $QID}"*) echo "$line"; return 0 ;; esac
-	done
-	return 1
-}
-
-mkdir -p $N/root
-: > $N/pids
-ctl=
-for p in /sys/class/virtio-ports/*; do
-	[ "$(cat "$p/name" 2>/dev/null)" = gso.ctl ] && ctl=/dev/${p##*/}
-done
-[ -n "$ctl" ] || fail "no virtio-serial port gso.ctl"
-# The outer test's deadline: on "stop", end everything this script started.
-(
-	read -r line < "$ctl"
-	: > $STOP
-	say "stop from the outer test ($line): killing the nested QEMUs, receivers and captures"
-	for p in $(cat $N/pids $N/src.pid $N/dst.pid 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-) &
-say "host $(uname -r), $(nproc) cpus, mode $MODE, deadline ${DEADLINE_S} s"
-say "host-up-ms $(ms)"
-[ -c /dev/vhost-net ] || fail "no /dev/vhost-net"
-[ -c /dev/net/tun ] || fail "no /dev/net/tun"
-
-# --- topology: br0 = { egress port at 64000/64, tapv } -------------------
-# vnic0, a veth at r8169's 64000/64 like tier 1's nic0, carries the nested
-# guest's stream to vnic1 (192.0.2.2) in a peer namespace: were the
-# address in this one, the bridge would answer the guest's ARP itself and
-# deliver the stream locally, never through vnic0.  MODE nsim adds the
-# netdevsim port, whose limits change at run time, and the control path:
-# brc = { tapc (the nested guest's second NIC, the feature off), cnic0 (a
-# veth at 65536 bytes / 32 segments) } -> cnic1 (198.51.100.2).
-$IP link add br0 type bridge || fail "bridge"
-$IP link set br0 up
-$IP link add vnic0 type veth peer name vnic1 || fail "veth"
-$IP link set vnic0 gso_max_size 64000 gso_max_segs 64 || fail "veth gso_max_*"
-unshare -n sleep 900 &
-PEER=$!
-track $PEER
-waitc 5 sh -c "[ \"\$(readlink /proc/$PEER/ns/net)\" != \"\$(readlink /proc/self/ns/net)\" ]" ||
-	fail "the peer namespace"
-$IP link set vnic1 netns "$PEER" || fail "moving vnic1 to the peer namespace"
-nsenter -t "$PEER" -n $IP addr add 192.0.2.2/24 dev vnic1 || fail "vnic1's address"
-nsenter -t "$PEER" -n $IP link set vnic1 up || fail "vnic1 up"
-$IP link set vnic0 master br0 up || fail "enslaving vnic0"
-port=vnic0
-if [ "$MODE" = nsim ]; then
-	echo "61 1" > /sys/bus/netdevsim/new_device || fail "netdevsim new_device"
-	waitc 5 sh -c 'ls /sys/bus/netdevsim/devices/netdevsim61/net/ 2>/dev/null | grep -q .' ||
-		fail "the netdevsim port did not appear"
-	port=$(ls /sys/bus/netdevsim/devices/netdevsim61/net/ | head -n 1)
-	knobs=/sys/kernel/debug/netdevsim/netdevsim61/ports/0
-	[ -e $knobs/tso_max_size ] || fail "no netdevsim knob $knobs/tso_max_size"
-	echo 64000 > $knobs/tso_max_size && echo 64 > $knobs/tso_max_segs ||
-		fail "setting the netdevsim knobs"
-	$IP link set "$port" master br0 up || fail "enslaving $port"
-	$IP link add brc type bridge || fail "bridge brc"
-	$IP link set brc up
-	$IP link add cnic0 type veth peer name cnic1 || fail "veth cnic"
-	$IP link set cnic0 gso_max_size 65536 gso_max_segs 32 master brc up || fail "cnic0"
-	$IP link set cnic1 netns "$PEER" || fail "moving cnic1"
-	nsenter -t "$PEER" -n $IP addr add 198.51.100.2/24 dev cnic1 || fail "cnic1's address"
-	nsenter -t "$PEER" -n $IP link set cnic1 up || fail "cnic1 up"
-	# Small segments on the control path, as on the main path after the
-	# drop (below): 536-byte MSS, so 32 segments are ~16.8 KB and the
-	# segment limit, not the size limit, is what binds.
-	nsenter -t "$PEER" -n $IP route replace 198.51.100.0/24 dev cnic1 proto kernel scope link \
-		src 198.51.100.2 advmss 536 || fail "cnic1's route"
-	# IPv6 on both paths for the IPv6 streams after the drop (the first
-	# stream is IPv4): the same 536-byte MSS, through a host route to the
-	# guest's address (the prefix route belongs to the kernel).
-	nsenter -t "$PEER" -n $IP addr add 2001:db8::2/64 dev vnic1 nodad || fail "vnic1's IPv6 address"
-	nsenter -t "$PEER" -n $IP addr add 2001:db8:1::2/64 dev cnic1 nodad || fail "cnic1's IPv6 address"
-	nsenter -t "$PEER" -n $IP -6 route add 2001:db8::1/128 dev vnic1 advmss 536 ||
-		fail "vnic1's IPv6 route"
-	nsenter -t "$PEER" -n $IP -6 route add 2001:db8:1::1/128 dev cnic1 advmss 536 ||
-		fail "cnic1's IPv6 route"
-fi
-if [ "$MODE" != nsim ]; then
-	$IP tuntap add dev tapv mode tap vnet_hdr || fail "tuntap"
-	$IP link set tapv master br0 up || fail "enslaving tapv"
-fi
-say "port $port: $($IP -d link show dev "$port" | grep -o 'tso_max_size [0-9]* tso_max_segs [0-9]*\|gso_max_size [0-9]* gso_max_segs [0-9]*' | tr '\n' ' ')"
-
-# The host daemon, as a user runs it: it watches this namespace and finds
-# the taps' QEMUs by itself.
-command -v gso-limitsd >/dev/null || fail "no gso-limitsd in the host VM"
-gso-limitsd --control none --verbose > $N/limitsd.log 2>&1 &
-LDPID=$!
-
-# --- the nested guest: report the limits on every change ------------------
-{
-	printf 'MODE=%s\nSTREAM1=%s\nSTREAM2=%s\nSTREAM4=%s\nSTREAM6=%s\n' "$MODE" "$STREAM1" "$STREAM2" "$STREAM4" "$STREAM6"
-	cat <<'NESTED'
-. /etc/gso-guest.sh
-i=0
-while [ ! -e /sys/class/net/eth0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-net_up 192.0.2.1 2001:db8::1 || echo "NESTED-ERROR: net_up"
-if [ "$MODE" = nsim ]; then
-	echo 0 > /proc/sys/net/ipv6/conf/eth1/accept_dad
-	ip addr add 198.51.100.1/24 dev eth1 && ip -6 addr add 2001:db8:1::1/64 dev eth1 &&
-		ip link set dev eth1 up || echo "NESTED-ERROR: eth1"
-	echo "NESTED-CTRL-LIMITS: $(GUEST_IF=eth1; gso_limits)"
-fi
-last= i=0 streamed=
-# Up to 200 s: report every change; at 64000/64 send the stream once
-# (content-checked by the receiver); go on at 32000/32.
-while [ $i -lt 800 ]; do
-	cur=$(gso_limits)
-	if [ "$cur" != "$last" ]; then
-		echo "NESTED-LIMITS: $cur"
-		last=$cur
-	fi
-	case "$cur" in
-	"32000 32 "*) break ;;
-	"64000 64 "*)
-		if [ -z "$streamed" ]; then
-			streamed=1
-			gso-stream send 192.0.2.2 5201 $STREAM1 --timeout 120 > /tmp/send.log 2>&1
-			echo "NESTED-STREAM: rc=$? $(tail -n 1 /tmp/send.log)"
-		fi ;;
-	esac
-	sleep 0.25
-	i=$((i + 1))
-done
-case "$cur" in "32000 32 "*) ;; *) exit 1 ;; esac
-if [ "$MODE" = nsim ]; then
-	# After the drop: the main NIC within 32000/32, then the control NIC.
-	gso-stream send 192.0.2.2 5202 $STREAM2 --timeout 60 > /tmp/s2.log 2>&1
-	echo "NESTED-STREAM2: rc=$? $(tail -n 1 /tmp/s2.log)"
-	gso-stream send 198.51.100.2 5203 $STREAM2 --timeout 60 > /tmp/s3.log 2>&1
-	echo "NESTED-STREAM3: rc=$? $(tail -n 1 /tmp/s3.log)"
-	# The same two over IPv6.
-	gso-stream send -6 2001:db8::2 5205 $STREAM6 --timeout 60 > /tmp/s5.log 2>&1
-	echo "NESTED-STREAM5: rc=$? $(tail -n 1 /tmp/s5.log)"
-	gso-stream send -6 2001:db8:1::2 5206 $STREAM6 --timeout 60 > /tmp/s6.log 2>&1
-	echo "NESTED-STREAM6: rc=$? $(tail -n 1 /tmp/s6.log)"
-	# Held by the host VM until the migration has completed.
-	gso-stream send 192.0.2.2 5204 $STREAM4 --timeout 200 > /tmp/s4.log 2>&1
-	echo "NESTED-STREAM4: rc=$? $(tail -n 1 /tmp/s4.log)"
-	echo "NESTED-LIMITS-END: $(gso_limits)"
-fi
-dmesg | grep -i -E 'virtio_net|gso' | sed 's/^/NESTED-DMESG: /'
-exit 0
-NESTED
-} > $N/root/test.sh
-chmod 755 $N/root/test.sh
-cp /opt/gso/guest.cpio $N/initrd
-(cd $N/root && echo test.sh | cpio -o -H newc -R 0:0 2>/dev/null | gzip) >> $N/initrd ||
-	fail "nested initrd"
-
-# nested_qemu NAME TAP CTRL-TAP ARGS...: the nested QEMU's command line
-# (files $N/NAME*); MODE nsim adds the control NIC (the feature off).
-nested_qemu() {
-	pfx=$1 tap=$2 ctap=$3 files=
-	shift 3
-	# The source's console and exit code files: console.log, ret.
-	[ "$pfx" = src ] || files=$pfx-
-	ctrl=
-	[ "$MODE" = nsim ] &&
-		ctrl="-netdev tap,id=n1,ifname=$ctap,script=no,downscript=no,vhost=on -device virtio-net-pci,id=net1,netdev=n1,romfile="
-	mkfifo $N/$pfx-mq.in $N/$pfx-mq.out
-	# shellcheck disable=SC2086 # $ctrl is several words
-	echo $QEMU -M pc -accel tcg -m 128 -smp 1 -nodefaults -no-user-config \
-		-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
-		-kernel /opt/gso/bzImage -initrd $N/initrd \
-		-append "'console=ttyS0 panic=-1 oops=panic loglevel=4 kunit.enable=0'" \
-		-chardev file,id=con,path=$N/${files}console.log -serial chardev:con \
-		-device virtio-serial-pci,id=vser0 \
-		-chardev file,id=ret,path=$N/${files}ret \
-		-device virtserialport,bus=vser0.0,chardev=ret,name=gso.ret \
-		-netdev tap,id=n0,ifname=$tap,script=no,downscript=no,vhost=on \
-		-device virtio-net-pci,id=net0,netdev=n0,host_gso_max_segs=65535,romfile= $ctrl \
-		-qmp unix:$N/$pfx-qmp.sock,server=on,wait=off \
-		-chardev pipe,id=mq,path=$N/$pfx-mq -mon chardev=mq,mode=control \
-		-trace virtio_net_gso_limits -pidfile $N/$pfx.pid "$@"
-}
-
-# MODE nsim: QEMU in a network namespace of its own (unshare -n) creates
-# tapv (and tapc) there; they are moved to the bridges below, out of
-# QEMU's sight.
-NETNS=
-[ "$MODE" = nsim ] && NETNS="unshare -n"
-t0=$(ms)
-QPID=
-eval "timeout -s KILL $(left) $NETNS $(nested_qemu src tapv tapc)" > $N/qemu.out 2> $N/qemu.err &
-QPID=$!
-track $QPID
-waitc 10 test -s $N/src.pid || fail "nested QEMU did not start"
-QEMU_PID=$(cat $N/src.pid)
-say "nested qemu started, pid $QEMU_PID"
-exec 7> $N/src-mq.in 8< $N/src-mq.out
-qmp 7 8 '{"execute":"qmp_capabilities"}' > /dev/null || fail "no QMP on the source's pipe"
-if [ "$MODE" = nsim ]; then
-	# Long before the guest's driver probes (the nested boot takes
-	# minutes): move the taps into this namespace's bridges.
-	for t in tapv:br0 tapc:brc; do
-		waitc 10 nsenter -t "$QEMU_PID" -n $IP link show dev ${t%:*} >/dev/null 2>&1 ||
-			fail "${t%:*} did not appear in QEMU's namespace"
-		nsenter -t "$QEMU_PID" -n $IP link set dev ${t%:*} netns 1 || fail "moving ${t%:*}"
-		$IP link set ${t%:*} master ${t#*:} up || fail "enslaving ${t%:*}"
-	done
-	nsenter -t "$QEMU_PID" -n $IP link show dev tapv >/dev/null 2>&1 &&
-		fail "tapv still visible in QEMU's namespace"
-	say "tapv moved out of QEMU's namespace into br0"
-fi
-
-# The receivers (each ends at DEADLINE_S at the latest) and the captures on
-# the taps and the egress veths, as tier 1 takes them (harness/bulk.sh).
-# recv PORT ADDR BYTES (ADDR IPv4 or IPv6)
-recv() {
-	case "$2" in *:*) fam=-6 ;; *) fam= ;; esac
-	# shellcheck disable=SC2086 # $fam is empty or one word
-	nsenter -t "$PEER" -n gso-stream recv $fam -l "$2" --expect "$3" --timeout "$(left)" "$1" \
-		> $N/recv-$1.log 2>&1 &
-	eval "RPID_$1=\$!"
-	track $!
-	waitc 10 grep -q 'listening=' $N/recv-$1.log || fail "receiver $1 did not listen"
-}
-# recv_end PORT [S]: wait (up to S, default 30 s) for the receiver, print
-# its result line.
-recv_end() {
-	eval "rp=\$RPID_$1"
-	waitc "${2:-30}" gone "$rp" || kill "$rp" 2>/dev/null
-	grep 'role=recv .*status=' $N/recv-$1.log | tail -n 1
-}
-# cap DEV PORT: tcpdump of PORT's data on DEV.
-cap() {
-	/opt/gso/bin/tcpdump -Z root -i "$1" -n -s 200 -B 16384 --immediate-mode \
-		-w $N/$1-$2.pcap "tcp and dst port $2" 2> $N/$1-$2.tcpdump.log &
-	echo $! >> $N/caps-$2
-	track $!
-	waitc 10 grep -q 'listening on' $N/$1-$2.tcpdump.log || fail "tcpdump on $1: $(cat $N/$1-$2.tcpdump.log)"
-}
-# cap_end PORT: stop PORT's captures, report drops.
-cap_end() {
-	for p in $(cat $N/caps-$1); do kill -INT "$p" 2>/dev/null; done
-	for p in $(cat $N/caps-$1); do wait "$p" 2>/dev/null; done
-	grep -h 'dropped by kernel' $N/*-$1.tcpdump.log | sed "s/^/NVQ: capture $1 /"
-}
-recv 5201 192.0.2.2 $STREAM1
-cap tapv 5201
-cap vnic0 5201
-if [ "$MODE" = nsim ]; then
-	recv 5202 192.0.2.2 $STREAM2
-	recv 5203 198.51.100.2 $STREAM2
-	recv 5204 192.0.2.2 $STREAM4
-	recv 5205 2001:db8::2 $STREAM6
-	recv 5206 2001:db8:1::2 $STREAM6
-	# Held: the migration's stream may only end after the switchover.
-	kill -STOP "$RPID_5204"
-	cap tapv 5202
-	cap vnic0 5202
-	cap tapc 5203
-	cap cnic0 5203
-	cap tapv 5205
-	cap vnic0 5205
-	cap tapc 5206
-	cap cnic0 5206
-fi
-
-waitc "$BOOT_S" seen_or_dead 'NESTED-LIMITS:' || fail "no limits from the nested guest in $BOOT_S s"
-seen 'NESTED-LIMITS:' || fail "nested QEMU ended before the guest reported"
-say "nested-boot-ms $(( $(ms) - t0 ))"
-say "first-limits $(grep -m1 'NESTED-LIMITS:' $N/console.log | tr -d '\r' | sed 's/.*NESTED-LIMITS: //')"
-say "ctrl-limits $(grep -m1 'NESTED-CTRL-LIMITS:' $N/console.log | tr -d '\r' | sed 's/.*NESTED-CTRL-LIMITS: //')"
-# The daemon normally sets 64000/64 before the guest's driver probes; if
-# it came later, it arrives as a config change.
-waitc 30 seen_or_dead 'NESTED-LIMITS: 64000 64 ' || true
-say "path-limits $(grep 'NESTED-LIMITS: 64000 64 ' $N/console.log | head -n 1 | tr -d '\r' | sed 's/.*NESTED-LIMITS: //')"
-
-# /dev/vhost-net in use by QEMU PID: an open fd, and vhost's worker thread
-# ("vhost-PID": a task of QEMU on 6.4+, a kernel thread before).
-vhost_use() {
-	nfd=$(ls -l /proc/"$1"/fd 2>/dev/null | grep -c vhost-net)
-	worker=$(cat /proc/"$1"/task/*/comm /proc/[0-9]*/comm 2>/dev/null | grep -m1 "^vhost-$1\$")
-	echo "$nfd ${worker:-none}"
-}
-say "vhost-fds $(vhost_use "$QEMU_PID")"
-
-# The stream at 64000/64: received intact, nothing segmented in software
-# between the tap and the egress port.
-waitc 90 seen_or_dead 'NESTED-STREAM:' || true
-say "stream-send $(grep -m1 'NESTED-STREAM:' $N/console.log | tr -d '\r' | sed 's/.*NESTED-STREAM: //')"
-say "stream-recv $(recv_end 5201)"
-cap_end 5201
-gso-hist tap=$N/tapv-5201.pcap nic=$N/vnic0-5201.pcap --top 5 > $N/hist.txt 2>&1
-sed 's/^/NVQ-HIST: /' $N/hist.txt
-
-t1=$(ms)
-if [ "$MODE" = nsim ]; then
-	# The main path's streams after the drop use 536-byte segments too.
-	nsenter -t "$PEER" -n $IP route replace 192.0.2.0/24 dev vnic1 proto kernel scope link \
-		src 192.0.2.2 advmss 536 || fail "vnic1's route"
-	# Both bridge ports drop to 32000/32: the netdevsim port through its
-	# knobs (the device's own limits), vnic0 as an admin does; the patched
-	# kernel announces both.
-	echo 32000 > $knobs/tso_max_size && echo 32 > $knobs/tso_max_segs ||
-		fail "changing the netdevsim knobs"
-	$IP link set vnic0 gso_max_size 32000 gso_max_segs 32 || fail "changing vnic0's gso_max_*"
-else
-	# The unpatched kernel announces no gso_max_* change (kernel patch
-	# 0014 is what does): change the alias in the same request, so that
-	# an RTM_NEWLINK reaches the daemon, as tier 1 does.
-	$IP link set vnic0 gso_max_size 32000 gso_max_segs 32 alias gso-t61-changed ||
-		fail "changing the veth's gso_max_*"
-fi
-if waitc "$FOLLOW_S" seen_or_dead 'NESTED-LIMITS: 32000 32 ' &&
-	seen 'NESTED-LIMITS: 32000 32 '; then
-	say "follow-ms $(( $(ms) - t1 ))"
-else
-	say "follow-ms timeout"
-fi
-
-if [ "$MODE" = nsim ]; then
-	# After the drop: the main NIC's stream within 32000/32, the control
-	# NIC's (the feature off) cut on the host; IPv4, then IPv6.
-	waitc 150 seen_or_dead 'NESTED-STREAM6:' || true
-	for s in 2 3 5 6; do
-		say "stream$s-send $(grep -m1 "NESTED-STREAM$s:" $N/console.log | tr -d '\r' | sed "s/.*NESTED-STREAM$s: //")"
-	done
-	say "stream2-recv $(recv_end 5202)"
-	say "stream3-recv $(recv_end 5203)"
-	say "stream5-recv $(recv_end 5205)"
-	say "stream6-recv $(recv_end 5206)"
-	cap_end 5202
-	cap_end 5203
-	cap_end 5205
-	cap_end 5206
-	# 536-byte advmss: 524-byte segments (12 bytes of TCP timestamps);
-	# gso-hist's guess in 536-1460 would take a multiple of them.
-	echo "NVQ-HIST2: $(gso-hist --mss 524 --json tap=$N/tapv-5202.pcap nic=$N/vnic0-5202.pcap | tr -d '\n')"
-	echo "NVQ-HIST3: $(gso-hist --mss 524 --json tap=$N/tapc-5203.pcap nic=$N/cnic0-5203.pcap | tr -d '\n')"
-	echo "NVQ-HIST5: $(gso-hist --mss 524 --json tap=$N/tapv-5205.pcap nic=$N/vnic0-5205.pcap | tr -d '\n')"
-	echo "NVQ-HIST6: $(gso-hist --mss 524 --json tap=$N/tapc-5206.pcap nic=$N/cnic0-5206.pcap | tr -d '\n')"
-
-	# --- migration with vhost=on --------------------------------------
-	# The destination: the same devices on taps of its own (QEMU creates
-	# them here) in the same bridges; the daemon gives it the path's
-	# 32000/32 while it waits.  The guest's fourth stream is held (its
-	# receiver stopped) until the destination reports "completed".
-	DPID=
-	eval "timeout -s KILL $(left) $(nested_qemu dst tapw tapcw -incoming unix:$N/mig.sock)" \
-		> $N/dst-qemu.out 2> $N/dst-qemu.err &
-	DPID=$!
-	track $DPID
-	waitc 10 test -s $N/dst.pid || fail "destination QEMU did not start"
-	DST_PID=$(cat $N/dst.pid)
-	exec 5> $N/dst-mq.in 6< $N/dst-mq.out
-	qmp 5 6 '{"execute":"qmp_capabilities"}' > /dev/null || fail "no QMP on the destination's pipe"
-	waitc 10 $IP link show dev tapcw > /dev/null 2>&1 || fail "the destination's taps did not appear"
-	$IP link set tapw master br0 up && $IP link set tapcw master brc up || fail "enslaving tapw, tapcw"
-	waitc 30 grep -q 'size 32000 segs 32: ' $N/dst-qemu.err ||
-		say "error: the daemon did not set the destination to 32000/32"
-	# The guest's fourth stream is under way (bytes queued at the held
-	# receiver): migrate.
-	# recvq: the bytes queued at the held receiver (netstat's Recv-Q).
-	recvq() { nsenter -t "$PEER" -n netstat -tn 2>/dev/null | awk '$4 ~ /:5204$/ && $6 == "ESTABLISHED" { print $2 }'; }
-	recvq_some() { [ "$(recvq)" -gt 0 ] 2>/dev/null; }
-	waitc 60 recvq_some || say "error: the fourth stream did not start"
-	t2=$(ms)
-	qmp 7 8 "{\"execute\":\"migrate\",\"arguments\":{\"uri\":\"unix:$N/mig.sock\"}}" > $N/migrate.log ||
-		say "error: migrate: $(cat $N/migrate.log)"
-	mig_dst() { qmp 5 6 '{"execute":"query-migrate"}' | grep -o '"status": *"[a-z-]*"' | tail -n 1 | sed 's/.*"\([a-z-]*\)"$/\1/'; }
-	mig_over() { st=$(mig_dst); [ "$st" = completed ] || [ "$st" = failed ] || ! dst_alive; }
-	waitc 120 mig_over || true
-	say "mig-dst-status $(mig_dst)"
-	say "mig-src-status $(qmp 7 8 '{"execute":"query-migrate"}' | grep -o '"status": *"[a-z-]*"' | tail -n 1 | sed 's/.*"\([a-z-]*\)"$/\1/')"
-	say "mig-ms $(( $(ms) - t2 ))"
-	say "mig-recvq $(recvq)"
-	qmp 7 8 '{"execute":"quit"}' > /dev/null
-	# The destination runs the guest (the stream still held): vhost-net
-	# in use there.  (After the stream the guest exits at once.)
-	say "dst-vhost-fds $(vhost_use "$DST_PID")"
-	kill -CONT "$RPID_5204"
-	say "stream4-recv $(recv_end 5204 150)"
-	waitc 60 dst_seen_or_dead 'NESTED-LIMITS-END:' || true
-	say "stream4-send $(grep -m1 'NESTED-STREAM4:' $N/dst-console.log | tr -d '\r' | sed 's/.*NESTED-STREAM4: //')"
-	say "end-limits $(grep -m1 'NESTED-LIMITS-END:' $N/dst-console.log | tr -d '\r' | sed 's/.*NESTED-LIMITS-END: //')"
-	waitc 60 sh -c "! kill -0 $DPID 2>/dev/null" || { say "destination qemu still running: killed"; kill -9 "$DPID"; }
-	wait "$DPID" 2>/dev/null
-	say "nested-exit $(tr -dc '0-9' < $N/dst-ret 2>/dev/null)"
-	wait "$QPID" 2>/dev/null
-else
-	# The guest ends by itself (reboot -f, -no-reboot).
-	waitc 60 sh -c "! kill -0 $QPID 2>/dev/null" || { say "nested qemu still running: killed"; kill -9 "$QPID"; }
-	wait "$QPID" 2>/dev/null
-	say "nested-exit $(tr -dc '0-9' < $N/ret 2>/dev/null)"
-fi
-kill -0 "$LDPID" 2>/dev/null && say "limitsd running" || say "limitsd exited"
-say "nested-total-ms $(( $(ms) - t0 ))"
-dump
-exit 0
-HOSTVM
+	cat "$GSO_TOP/tests/guest/t61-hostvm"
 }
 
 # The host VMs: one namespace each (they have no NIC; vm_start wants one).
@@ -631,7 +189,8 @@ check_after_drop() {
 	tapb=$(jq -r '.files[0].payload_bytes // 0' "$h")
 	nicb=$(jq -r '.files[1].payload_bytes // 0' "$h")
 	sw=$(jq -r '.segmented_in_software.bytes // "none"' "$h")
-	check_eq "${v}after the drop: payload bytes on tapv, vnic0" "$tapb $nicb" "$bytes $bytes"
+	{ [ "$tapb" -ge "$bytes" ] && [ "$nicb" = "$tapb" ]; } ||
+		check_err 1 "${v}after the drop: payload bytes on tapv $tapb, vnic0 $nicb (want equal, at least $bytes)"
 	check_eq "${v}after the drop: MSS (536-byte advmss, timestamps)" "$mss" 524
 	{ [ "$max" -le $((32 * mss)) ] && [ $((max + hdr)) -lt 32000 ]; } ||
 		check_err 1 "${v}after the drop: largest tap payload $max is over 32 x $mss or 32000 - $hdr bytes"
@@ -665,7 +224,8 @@ check_control() {
 	sw=$(jq -r '.segmented_in_software.bytes // 0' "$h")
 	tapover=$(jq -r "[.histogram[] | select(.payload_size > 32 * $mss) | .payload_size * .counts[0]] | add // 0" "$h")
 	nicover=$(jq -r "[.histogram[] | select(.payload_size > 32 * $mss) | .payload_size * .counts[1]] | add // 0" "$h")
-	check_eq "${v}control: payload bytes on tapc, cnic0" "$tapb $nicb" "$bytes $bytes"
+	{ [ "$tapb" -ge "$bytes" ] && [ "$nicb" = "$tapb" ]; } ||
+		check_err 1 "${v}control: payload bytes on tapc $tapb, cnic0 $nicb (want equal, at least $bytes)"
 	check_eq "${v}control: MSS" "$mss" 524
 	[ "$tapover" -gt 0 ] 2>/dev/null ||
 		check_err 1 "${v}control: no tap frame over 32 segments (largest $max): no control"
@@ -741,15 +301,21 @@ for c in $CASES; do
 	case "$send" in rc=0*) ;; *) check_err 1 "the nested guest's sender: '${send:-nothing}'" ;; esac
 	grep -q "bytes=$STREAM1 .*content=ok" <<< "$recv" ||
 		check_err 1 "the receiver: '${recv:-nothing}'"
-	console "$vm" | grep -qE '^NVQ: capture [1-9][0-9]* packets dropped by kernel' &&
+	# cap_end's line: "NVQ: capture PORT N packets dropped by kernel".
+	console "$vm" | grep -qE '^NVQ: capture 5201 [1-9][0-9]* packets dropped by kernel' &&
 		check_err 1 "a capture dropped packets"
 	# Every byte on both captures: the stream crossed the egress port.
-	{ [ "$tapbytes" = "$STREAM1" ] && [ "$nicbytes" = "$STREAM1" ]; } ||
-		check_err 1 "payload bytes captured: tap ${tapbytes:-none}, vnic0 ${nicbytes:-none} (want $STREAM1 each)"
+	# At least the stream's size (a retransmission adds bytes; the
+	# receiver's content check says the stream is whole), and the same
+	# on both sides: the host path lost nothing between them.
+	{ [ "${tapbytes:-0}" -ge "$STREAM1" ] && [ "$nicbytes" = "$tapbytes" ]; } 2>/dev/null ||
+		check_err 1 "payload bytes captured: tap ${tapbytes:-none}, vnic0 ${nicbytes:-none} (want equal, at least $STREAM1)"
 	[ "${tapmax:-0}" -gt 14480 ] 2>/dev/null ||
 		check_err 1 "no GSO packet on the tap (largest payload ${tapmax:-none}): nothing to prove"
-	[ "${tapmax:-0}" -le 64000 ] 2>/dev/null ||
-		check_err 1 "a tap payload of $tapmax is over the 64000-byte limit"
+	# The limit is on the frame: Ethernet, IPv4 and TCP with timestamps
+	# (66 bytes) plus the payload below 64000 (netif_skb_features()).
+	[ $(( ${tapmax:-64000} + 66 )) -lt 64000 ] 2>/dev/null ||
+		check_err 1 "a tap frame of $tapmax + 66 bytes is not below the 64000-byte limit"
 	[ "$seg" = 0 ] || check_err 1 "bytes segmented in software: ${seg:-no histogram}"
 	if [ "$RET" -ne 0 ]; then printf '%s\n' "$hist" | sed 's/^/      /'; fi
 	log_test "vhost qemu $c: $((STREAM1 >> 20)) MiB at 64000/64 intact, 0 bytes segmented in software (largest ${tapmax:-?})"

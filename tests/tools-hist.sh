@@ -115,6 +115,21 @@ check_eq "exit code for --mss 0" "$rc" 1
 grep -q '^usage: gso-hist' "$LOG/usage.err" || check_err 1 "usage not printed"
 log_test "gso-hist: missing file, unguessable MSS, bad option fail loudly"
 
+# --- an empty capture (only ACKs, or nothing) is an error, not "0 bytes
+# segmented": on either side of a pair, and alone.
+"$SYNTH" "$LOG/acks.pcap" tcp4:0:30
+"$SYNTH" "$LOG/none.pcap" udp4:100:3
+for pair in "off-tap.pcap acks.pcap" "acks.pcap off-nic.pcap" "off-tap.pcap none.pcap" "none.pcap"; do
+	rc=0
+	read -r -a files <<<"$pair"
+	"$HIST" --json "${files[@]/#/$LOG/}" >"$LOG/empty.out" 2>"$LOG/empty.err" || rc=$?
+	check_eq "exit code for an empty capture in '$pair'" "$rc" 1
+	grep -q 'no TCP frame with a payload' "$LOG/empty.err" ||
+		check_err 1 "'$pair': no message naming the empty capture: $(cat "$LOG/empty.err")"
+	[ -s "$LOG/empty.out" ] && check_err 1 "'$pair': a histogram printed for an empty capture"
+done
+log_test "gso-hist: an empty capture is an error, never 0 bytes segmented"
+
 # --- live: seed 000 with veths.  SND -> in0 [bridge br0 in BR] out0 -> RCV.
 # tcpdump -s 200 captures the bridge's ingress port (the "tap") and egress
 # port (the "nic").  With out0 at gso_max_size 16000 the sender's 65160-byte

@@ -104,7 +104,9 @@ ip netns exec "$RCV" "$STREAM" recv --timeout 1 "$PORT" >"$LOG/timeout.recv" \
 	2>"$LOG/timeout.recv.err" || RECV_RC=$?
 check_eq "receiver exit" "$RECV_RC" 1
 check_eq "receiver status" "$(value status "$(cat "$LOG/timeout.recv")")" timeout
-[ $(( $(date +%s) - start )) -le 5 ] || check_err 1 "a 1 s timeout took more than 5 s"
+# The claim is that --timeout ends the wait, not how fast under load: a
+# bound far above 1 s (a receiver that ignored it would wait forever).
+[ $(( $(date +%s) - start )) -le 30 ] || check_err 1 "a 1 s timeout took more than 30 s"
 log_test "gso-stream: no sender ends in status=timeout within --timeout"
 
 rc=0

@@ -53,7 +53,10 @@ for spec in "${builds[@]}"; do
 			check_eq "exit code of $dir/$name" "$rc" 0
 			! grep -q '^FAIL' "$log" || check_err 1 "$(grep '^FAIL' "$log" | head -3)"
 		fi
-		log_test "tools unit: $dir/$name ($(grep -c '^ok' "$log" 2>/dev/null || echo 0) checks)"
+		# A program that exits 0 having checked nothing proves nothing.
+		nok=$(grep -c '^ok' "$log" 2>/dev/null) || nok=0
+		[ "$rc" != 0 ] || [ "$nok" -gt 0 ] || check_err 1 "$dir/$name ran no check (no 'ok' line)"
+		log_test "tools unit: $dir/$name ($nok checks)"
 	done
 done
 

@@ -32,6 +32,9 @@
  *    segmentation cut them, and it needs no matching of packets between
  *    the captures.  A capture that misses packets on one side skews it;
  *    compare the payload_bytes of the two files to see that.
+ *  - A capture with no TCP frame carrying payload is an error (exit 1),
+ *    not a histogram of nothing: an empty egress capture would otherwise
+ *    read as "0 bytes segmented in software".
  */
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -165,6 +168,15 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &opts);
 	for (i = 0; i < opts.hist.ncaps; i++)
 		read_capture(&opts.hist.caps[i]);
+	/*
+	 * A capture without a single TCP frame carrying payload (tcpdump not
+	 * started in time, the wrong port or filter, a stream that never
+	 * crossed) would read as "0 bytes segmented in software": an error.
+	 */
+	for (i = 0; i < opts.hist.ncaps; i++)
+		if (!opts.hist.caps[i].frames)
+			fail_msg("%s: no TCP frame with a payload in the capture: it shows neither segmentation nor its absence",
+				 opts.hist.caps[i].path);
 	if (hist_finish(&opts.hist, err, sizeof(err)))
 		fail_msg("%s", err);
 

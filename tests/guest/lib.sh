@@ -67,3 +67,13 @@ wait_for() {
 		sleep 0.25
 	done
 }
+
+# console_splats FILE TAG: a nested guest's kernel reports (WARN, BUG,
+# KASAN, lockdep, RCU stall, Oops, panic) on its console FILE, each line
+# with the trace after it, prefixed "TAG: ", at most 60 lines: a host VM
+# prints them on its own console, where the outer test's scan
+# (tests/harness/vm.sh, GSO_SPLAT_RE: keep the two in step) finds them.
+SPLAT_RE='\[ *[0-9]+\.[0-9]+\].*(WARNING:|BUG:|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: |self-detected stall|rcu: INFO|Call Trace|Kernel panic|Oops)'
+console_splats() {
+	tr -d '\r' < "$1" 2>/dev/null | grep -E -A 12 "$SPLAT_RE" | head -n 60 | sed "s/^/$2: /"
+}

@@ -100,6 +100,19 @@ bulk_hist() {
 		"tap=$d/$1.tap.pcap" "nic=$d/$1.nic.pcap" > "$d/$1.hist.txt"
 }
 
+# hist_crossed NAME BYTES: both captures of NAME carry at least BYTES
+# payload bytes (the stream's size: more with retransmissions), so that
+# what the histograms say is about the stream.  gso-hist refuses an empty
+# capture; this also catches one that saw only part of the stream.
+hist_crossed() {
+	local tap nic
+	tap=$(hist_q "$1" '.files[0].payload_bytes // 0' 2>/dev/null) || tap=0
+	nic=$(hist_q "$1" '.files[1].payload_bytes // 0' 2>/dev/null) || nic=0
+	[ "$tap" -ge "$2" ] && [ "$nic" -ge "$2" ] && return 0
+	echo "    $1: payload bytes captured on the tap $tap, on the egress $nic: want at least $2 on each"
+	return 1
+}
+
 # hist_q NAME JQ-FILTER: a value from NAME's histogram JSON.
 hist_q() {
 	jq -r "$2" "$TEST_LOG_DIR/$1.hist.json"

@@ -238,7 +238,7 @@ nested_start() {
 	timeout -s KILL "$left" $QEMU -M pc -accel tcg -m 128 -smp 1 -nodefaults -no-user-config \
 		-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
 		-kernel $kernel -initrd $W/$g/initrd \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=4 mitigations=off" \
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=4 mitigations=off" \
 		-chardev file,id=con,path=$W/$g/console.log -serial chardev:con \
 		-device virtio-serial-pci,id=vser0 \
 		-chardev file,id=ret,path=$W/$g/ret \
@@ -345,6 +345,8 @@ say "gsosplit-after $(gsosplit)"
 k=0
 for g in $GUESTS; do
 	say "nested-$g-exit $(tr -dc '0-9' < $W/$g/ret 2>/dev/null)"
+	# Its kernel reports, whole (the outer test's console scan reads them).
+	console_splats $W/$g/console.log SPL-SPLAT-$g
 	tr -d '\r' < $W/$g/console.log | grep 'NESTED-' | sed "s/^/SPL-CON-$g: /"
 	tr -d '\r' < $W/$g/console.log | grep -v 'NESTED-' | tail -n 15 | sed "s/^/SPL-CON-$g: /"
 	sed "s/^/SPL-CON-$g: qemu: /" $W/$g/qemu.err | tail -n 5

@@ -86,13 +86,16 @@ vm_start() {
 	local name=$1 ns=$2 script=$3 dir=$TEST_LOG_DIR
 	shift 3
 	vm_init
+	# A name used again: its first console is scanned before it goes.
+	vm_scan_pending "$name"
 	rm -f "$dir/$name".{console.log,ret,qmp.sock,cmdline}
+	echo "$name" >> "$VM_SCAN_DIR/started"
 	vm_initrd "$script" "$dir/$name.initrd"
 	local args=("${VM_QEMU:-$GSO_QEMU}" -M pc -m 512 -smp 2 "${GSO_ACCEL_ARGS[@]}"
 		-nodefaults -no-user-config -display none -vga none -no-reboot
 		-L "$GSO_FIRMWARE" -bios "$GSO_FIRMWARE/qboot.rom"
 		-kernel "${VM_KERNEL:-$GSO_KERNEL}" -initrd "$dir/$name.initrd"
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=6 ${VM_APPEND:-}"
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=6 ${VM_APPEND:-}"
 		-chardev "file,id=con,path=$dir/$name.console.log" -serial chardev:con
 		-device "virtio-serial-pci,id=vser0"
 		-chardev "file,id=ret,path=$dir/$name.ret"
@@ -111,6 +114,7 @@ vm_start() {
 vm_wait() {
 	local name=$1 var="VM_PID_${1//[^a-zA-Z0-9_]/_}" rc dir=$TEST_LOG_DIR
 	wait "${!var}" || true
+	vm_scan_pending "$name"
 	rc=$(tr -dc '0-9' < "$dir/$name.ret" 2>/dev/null)
 	if [ -z "$rc" ]; then
 		printf '    VM %s returned no exit code; last console lines:\n' "$name"
@@ -138,4 +142,72 @@ vm_qmp() {
 	local sock=$TEST_LOG_DIR/$1.qmp.sock
 	shift
 	qmp_cmds "$sock" "$@"
+}
+
+# --- kernel reports on the consoles ---------------------------------------
+# Every VM this script started has its console scanned for a kernel's
+# reports: WARN (panic_on_warn=1 also turns it into a panic), BUG, KASAN,
+# UBSAN, lockdep, RCU stalls, hung tasks, Oops, panics.  Only kernel lines
+# count (a printk timestamp before the match, anywhere on the line: a host
+# VM copies its nested guests' reports to its own console with a prefix,
+# console_splats in tests/guest/lib.sh).  The scan runs when a VM ends
+# (vm_wait), before its name is used again (vm_start), and at the script's
+# exit for every VM not scanned yet (one killed, or never waited for); the
+# result is reported at exit, on the script's own output, as one check
+#   TEST: kernel consoles of N VMs: no WARNING, BUG, KASAN, ...  [ OK ]|[FAIL]
+# with each report printed under the FAIL line.  A report fails the script
+# whatever its own checks said.  Case matters: every boot under qboot says
+# "..MP-BIOS bug: 8254 timer not connected", which is not a BUG: report.
+GSO_SPLAT_RE='\[ *[0-9]+\.[0-9]+\].*(WARNING:|BUG:|KASAN|UBSAN|possible circular locking|possible recursive locking|INFO: |self-detected stall|rcu: INFO|Call Trace|Kernel panic|Oops)'
+if [ -z "${VM_SCAN_DIR:-}" ]; then
+	VM_SCAN_DIR=$TEST_LOG_DIR/.vmscan-$$
+	rm -rf "$VM_SCAN_DIR"
+	mkdir -p "$VM_SCAN_DIR"
+	: > "$VM_SCAN_DIR/started"
+	: > "$VM_SCAN_DIR/scanned"
+	: > "$VM_SCAN_DIR/reports"
+	EXIT_CHECKS+=(vm_scan_exit)
+fi
+
+# vm_splats FILE: FILE's kernel reports, each with the lines after it
+# (the trace), at most 60 lines in all.
+vm_splats() {
+	tr -d '\r' < "$1" 2>/dev/null | grep -E -A 12 "$GSO_SPLAT_RE" | head -n 60
+}
+
+# vm_scan_pending NAME: scan NAME's console if NAME was started and not
+# scanned since; a report goes to $VM_SCAN_DIR/reports.
+vm_scan_pending() {
+	local name=$1 out
+	grep -qxF "$name" "$VM_SCAN_DIR/started" 2>/dev/null || return 0
+	[ "$(grep -cxF "$name" "$VM_SCAN_DIR/started")" -gt "$(grep -cxF "$name" "$VM_SCAN_DIR/scanned")" ] ||
+		return 0
+	echo "$name" >> "$VM_SCAN_DIR/scanned"
+	out=$(vm_splats "$TEST_LOG_DIR/$name.console.log")
+	[ -z "$out" ] && return 0
+	{
+		echo "    kernel report on the console of VM $name ($TEST_LOG_DIR/$name.console.log):"
+		printf '      %s\n' "${out//$'\n'/$'\n'      }"
+	} >> "$VM_SCAN_DIR/reports"
+}
+
+vm_scan_exit() {
+	local name n
+	[ -d "$VM_SCAN_DIR" ] || return 0
+	while read -r name; do
+		vm_scan_pending "$name"
+	done < <(sort -u "$VM_SCAN_DIR/started")
+	n=$(wc -l < "$VM_SCAN_DIR/started")
+	if [ "$n" -eq 0 ]; then
+		rm -rf "$VM_SCAN_DIR"
+		return 0
+	fi
+	if [ -s "$VM_SCAN_DIR/reports" ]; then
+		log_test "kernel consoles of $n VMs: no WARN, BUG, KASAN, lockdep, stall" FAIL
+		cat "$VM_SCAN_DIR/reports"
+		rm -rf "$VM_SCAN_DIR"
+		return 1
+	fi
+	log_test "kernel consoles of $n VMs: no WARN, BUG, KASAN, lockdep, stall" OK
+	rm -rf "$VM_SCAN_DIR"
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# make check-debug (opt-in): the guest and host-VM tests on a debug build
+# of the project's kernel (configs/kernel.config + configs/kernel-debug.config:
+# KASAN, lockdep with RCU checks, sleep-in-atomic, list debugging, UBSAN
+# bounds), so that a report the normal kernel does not make (a lock order,
+# a use-after-free in the config-change work or the split) fails the run:
+# every VM's console is scanned and every VM runs with panic_on_warn=1
+# (tests/harness/vm.sh).
+#
+#   tests/check-debug.sh [TEST...]     (default: DEBUG_TESTS below)
+#
+# The debug kernel is built in a tree of its own (a detached worktree of
+# the patched tree, $GSO_CACHE/trees/debug-linux-SHA), never in the shared
+# keyed tree: the normal tests keep their kernel.  Under TCG a KASAN and
+# lockdep kernel runs several times slower: the per-test bound is raised
+# (GSO_TEST_TIMEOUT, default 7200 s) and so is each VM's (GSO_VM_TIMEOUT
+# where a test does not set its own).  The fallback host VM of t61, the
+# unpatched base of t62/t63 and the nested unpatched guests keep their
+# normal kernels: they are the controls.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+
+DEBUG_TESTS=(
+	tests/t10-smoke.sh
+	tests/t15-kunit.sh
+	tests/t20-negotiation.sh
+	tests/t25-coverage.sh
+	tests/t30-scenarios.sh
+	tests/t35-runtime.sh
+	tests/t36-guest-follow.sh
+	tests/t40-doctor-guest.sh
+	tests/t55-migration.sh
+	tests/t61-vhost-qemu.sh
+	tests/t62-gso-split.sh
+	tests/t63-split-unpatched-guest.sh
+	tests/t64-paths-tier2.sh
+)
+[ $# -eq 0 ] || DEBUG_TESTS=("$@")
+
+applied=$(scripts/tree.sh linux "$GSO_TOP/kernel-patches" "$GSO_TOP/kernel-split-patches")
+sha=$(git -C "$applied" rev-parse HEAD)
+tree=$GSO_CACHE/trees/debug-linux-${sha:0:12}
+if [ ! -e "$tree/.git" ]; then
+	log "debug kernel tree: $tree (a detached worktree of $applied)"
+	git -C "$applied" worktree add -q --detach "$tree" "$sha"
+fi
+export GSO_KERNEL
+GSO_KERNEL=$(GSO_KERNEL_EXTRA_CONFIG=$GSO_TOP/configs/kernel-debug.config \
+	nice -n 5 scripts/build-kernel.sh --tree "$tree") || die "debug kernel build failed"
+log "debug kernel: $GSO_KERNEL"
+export GSO_TEST_TIMEOUT=${GSO_TEST_TIMEOUT:-7200}
+export GSO_VM_TIMEOUT=${GSO_VM_TIMEOUT:-900}
+export GSO_PREBUILD=0
+exec tests/run.sh "${DEBUG_TESTS[@]}"
