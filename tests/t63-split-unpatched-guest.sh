@@ -57,7 +57,7 @@ require_command jq "split tier 2"
 vm_init
 unpatched=${GSO_KERNEL_UNPATCHED:-$("$GSO_TOP/scripts/build-kernel.sh" --unpatched)}
 debian=""
-if [ "${T63_DEBIAN:-1}" = 1 ]; then
+if [ "$(skip_unless_full T63_DEBIAN 1 "split tier 2: Debian's guest")" = 1 ]; then
 	debian=$("$GSO_TOP/scripts/fetch-distro-kernel.sh") || {
 		log_test "split tier 2: Debian's kernel" FAIL "scripts/fetch-distro-kernel.sh failed"
 		exit $ksft_fail
@@ -85,7 +85,9 @@ start=$(date +%s)
 declare -A vm_rc vm_wall
 if [ -n "${T63_RECHECK:-}" ]; then
 	# A developer's re-check of an earlier run's host VM consoles (the
-	# log directory of that run), without booting anything.
+	# log directory of that run), without booting anything: its passes
+	# are reported SKIP (log_replay), never OK.
+	log_replay "$T63_RECHECK"
 	for e in $vms; do
 		v=${e%%:*}
 		cp "$T63_RECHECK/$v.console.log" "$TEST_LOG_DIR/" 2>/dev/null || true
