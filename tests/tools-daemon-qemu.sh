@@ -14,7 +14,7 @@
 #           JSON -device with an id, -name guest=dom1, reached through a
 #           stand-in `virsh qemu-monitor-command` on the monitor socket
 #   plain   -qmp unix:..., an anonymous device, the feature offered
-#   nofeat  plain, the device started without the feature
+#   nofeat  plain, the device started without the feature (host_gso_limits=off)
 #
 # Checks: each offered device ends with the path's limits (read back with
 # qom-get from QEMU itself), a port joining the bridge reaches them all, the
@@ -35,8 +35,8 @@ make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
 	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
 QEMU=${GSO_QEMU:-$("$GSO_TOP/scripts/build-qemu.sh" 2>"$LOG/build-qemu.log")} || {
 	log_test "QEMU build" FAIL "see $LOG/build-qemu.log"; exit "$ksft_fail"; }
-if ! "$QEMU" -device virtio-net-pci,help 2>/dev/null | grep -q host-gso-limits; then
-	log_test "QEMU has the run-time host-gso-limits property" FAIL "$QEMU: qemu-patches/ without it"
+if ! "$QEMU" -device virtio-net-pci,help 2>/dev/null | grep -q host_gso_max; then
+	log_test "QEMU has the run-time host_gso_max property" FAIL "$QEMU: qemu-patches/ without it"
 	exit "$ksft_fail"
 fi
 
@@ -80,8 +80,8 @@ qemu_bg() {
 	defer "kill \$(cat $S/$name.pid)"
 }
 qmp() { "$STANDIN" --client "$1" "$2"; }
-qom_limits() { # SOCKET PATH: the device's host-gso-limits as "SIZE/SEGS"
-	qmp "$1" "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"$2\",\"property\":\"host-gso-limits\"}}" |
+qom_limits() { # SOCKET PATH: the device's host_gso_max as "SIZE/SEGS"
+	qmp "$1" "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"$2\",\"property\":\"host_gso_max\"}}" |
 		jq -r '.return | "\(.size)/\(.segs)"'
 }
 
@@ -106,7 +106,7 @@ qemu_bg plain "${QEMU_BASE[@]}" -qmp "unix:$S/plain.qmp,server=on,wait=off" \
 	-device virtio-net-pci,netdev=hn0,host_gso_max_segs=65535
 qemu_bg nofeat "${QEMU_BASE[@]}" -qmp "unix:$S/nofeat.qmp,server=on,wait=off" \
 	-netdev "tap,id=hn0,ifname=tapnofeat,script=$S/ifup,downscript=no" \
-	-device virtio-net-pci,netdev=hn0,id=nic0
+	-device virtio-net-pci,netdev=hn0,id=nic0,host_gso_limits=off
 
 "$LIMITSD" --netns "$HOST" --control "$S/ctl" --proxmox-run-dir "$S" --virsh "$S/virsh" \
 	--settle 50 --verbose >"$LOG/daemon.log" 2>&1 &

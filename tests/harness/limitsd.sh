@@ -4,7 +4,7 @@
 # tap's QEMU (the process holding it), that QEMU's -qmp socket (from its
 # command line) and the virtio-net device on the tap, computes the tap's
 # host path limits (tools/lib/path_limits.c) and sets them with
-# qom-set host-gso-limits; it follows link events after that.
+# qom-set host_gso_max; it follows link events after that.
 #
 # The VMs it manages start with host_gso_max_segs=65535 (LIMITSD_NIC_PROPS):
 # the feature offered, no limit until the daemon sets one.

@@ -12,7 +12,7 @@
  *
  * Commands: qom-list /machine/peripheral-anon and qom-get ... netdev
  * (only for a device without id), then
- *   {"execute":"qom-set","arguments":{"path":P,"property":"host-gso-limits",
+ *   {"execute":"qom-set","arguments":{"path":P,"property":"host_gso_max",
  *    "value":{"size":N,"segs":M}}}
  * on the device, or on its virtio-backend child if the property is not
  * found on the proxy.  Not found on either: the device does not offer the
@@ -225,7 +225,7 @@ static void step_command(struct job *j, char *buf, size_t len)
 		break;
 	case STEP_SET:
 		snprintf(buf, len, "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"%s%s\","
-			 "\"property\":\"host-gso-limits\",\"value\":{\"size\":%u,\"segs\":%u}},"
+			 "\"property\":\"host_gso_max\",\"value\":{\"size\":%u,\"segs\":%u}},"
 			 "\"id\":%u}", ep->qom, ep->backend ? "/virtio-backend" : "",
 			 j->size, j->segs, ++j->seq);
 		break;
@@ -314,7 +314,7 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			return;
 		}
 		if (cls && !strcmp(cls, "GenericError") && desc &&
-		    strstr(desc, "host-gso-limits") && strstr(desc, "does not offer")) {
+		    strstr(desc, "host_gso_max") && strstr(desc, "does not offer")) {
 			/* Patched QEMU, device started without the feature (docs/qemu.md). */
 			job_refused(j, TAP_UNSUPPORTED,
 				    "%s does not offer the GSO limits feature (start the device with "
@@ -323,7 +323,7 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			return;
 		}
 		if (cls && !strcmp(cls, "GenericError") && desc && strstr(desc, "not found") &&
-		    strstr(desc, "host-gso-limits")) {
+		    strstr(desc, "host_gso_max")) {
 			if (!j->tried_backend) {
 				/* The property may live on the virtio device under the proxy. */
 				j->tried_backend = true;
@@ -332,7 +332,7 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			}
 			t->ep.backend = false;
 			job_refused(j, TAP_UNSUPPORTED,
-				    "%s has no host-gso-limits property (a QEMU without the GSO "
+				    "%s has no host_gso_max property (a QEMU without the GSO "
 				    "limits series): %s",
 				    t->ep.qom, desc);
 			return;
