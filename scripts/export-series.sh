@@ -59,11 +59,11 @@ linux)
 linux-split)
 	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next v3"; upstream_base= ;;
 qemu)
-	folder=$GSO_TOP/qemu-patches; prefix="RFC PATCH v2"; upstream_base= ;;
+	folder=$GSO_TOP/qemu-patches; prefix="RFC PATCH v3"; upstream_base= ;;
 qemu-test)
 	folder=$GSO_TOP/qemu-test-patches; prefix="TEST PATCH"; upstream_base= ;;
 spec)
-	folder=$GSO_TOP/spec; prefix="PATCH v2"
+	folder=$GSO_TOP/spec; prefix="PATCH v3"
 	upstream_base=15f488c162107f7b52fb2e4d0f36a2349fe9d3a9 ;;
 *) die "unknown series $name" ;;
 esac

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The spec series builds to PDF with the spec's own makepdf.sh (xelatex),
 # with no LaTeX error and no undefined reference; the new section, its
-# labels and its conformance entries are in the PDF with the v2 rules;
+# labels and its conformance entries are in the PDF with the v2 and v3 rules;
 # and a spec with an undefined reference fails the build.  Both builds
 # are cached by series hash (scripts/build-spec-pdf.sh): warm, this takes
 # about 10 s; cold, two xelatex builds of 45 s (on an idle machine).
@@ -90,13 +90,45 @@ for phrase in \
 	'keeps it as its size limit' \
 	'count against the limits of the path' \
 	'MUST NOT change gso_max_size or gso_max_segs while the device is suspended' \
-	'configuration generation count' \
 	'length is equal to or greater than its size limit' \
 	'it segments the packet, or otherwise processes it, as it does without the feature'; do
 	has "$section" "$phrase" ||
 		check_err 1 "not in the PDF's GSO Limits section: '$phrase'"
 done
 log_test "spec: the GSO Limits section states the v2 rules"
+
+# v3: the review's points (issue 25), each by its own words.
+for phrase in \
+	'If VIRTIO_NET_F_GSO_LIMITS has been negotiated, after changing either of them the device MUST send a configuration change notification' \
+	'receives no notification for them' \
+	'When a device is migrated with the device parts' \
+	'can differ from the ones in the device parts taken on the source' \
+	'IPv4 and IPv6 alike' \
+	'gso_ipv4_max_size' \
+	'A driver that accepts VIRTIO_NET_F_HOST_TSO4, VIRTIO_NET_F_HOST_TSO6 or VIRTIO_NET_F_HOST_USO SHOULD accept VIRTIO_NET_F_GSO_LIMITS' \
+	'These two values are not bounds' \
+	'a gso_max_size of 0xffffffff means that the driver has no size limit' \
+	'between 1280 and 0xfffffffe, it MUST use that value as its size limit' \
+	'a gso_max_size below 1295 admits no GSO packet' \
+	'Which fields the virtio-net header has, and thus its size'; do
+	has "$section" "$phrase" ||
+		check_err 1 "not in the PDF's GSO Limits section: '$phrase'"
+done
+has "$flat" 'A field added after it starts at offset 36' ||
+	check_err 1 "the configuration layout does not say where the next field starts"
+log_test "spec: the GSO Limits section states the v3 rules (D5 when negotiated, device parts, IPv4/IPv6, no-limit values)"
+
+# v2 wording the review asked to drop: R1 against the dependency, R5
+# against its note, restated general rules.
+for phrase in 'A driver SHOULD negotiate VIRTIO_NET_F_GSO_LIMITS if the device offers it' \
+	'including a value above 65536 or above the length of any GSO packet' \
+	'configuration generation count' \
+	'including before the driver sets FEATURES_OK'; do
+	if has "$flat" "$phrase"; then
+		check_err 1 "the spec still says '$phrase'"
+	fi
+done
+log_test "spec: no v2 contradiction or restated general rule left"
 
 # Neutral for hardware and vDPA devices: the section never says where a
 # packet is segmented ("in software"); v1's inclusive wording is gone.
@@ -130,7 +162,8 @@ if grep -q '^Open question' "$cover"; then
 	check_err 1 "$cover still has v1's open question"
 fi
 grep -q '^Changes since v1' "$cover" || check_err 1 "$cover has no v1->v2 changelog"
-log_test "spec: cover letter has the v1->v2 changelog and no open question"
+grep -q '^Changes since v2' "$cover" || check_err 1 "$cover has no v2->v3 changelog"
+log_test "spec: cover letter has the v1->v2 and v2->v3 changelogs and no open question"
 
 # 5. Negative: a spec with an undefined reference does not build, and
 # the message names the reference.
@@ -140,6 +173,22 @@ err=$(scripts/build-spec-pdf.sh tests/fixtures/spec-undefined-ref 2>&1 >/dev/nul
 grep -qF 'Device Operation / GSO Limit' <<< "$err" ||
 	check_err 1 "the failure does not name the undefined reference: $err"
 log_test "spec: an undefined reference fails the PDF build, naming it"
+
+# 6. The GitHub issue the series fixes: its ready-to-file text is in the
+# series folder and patch 1 names it with a Fixes: tag.
+issue=$series/github-issue.md
+if [ -f "$issue" ]; then
+	if ! grep -q '^# Title' "$issue" || ! grep -q '^# Body' "$issue"; then
+		check_err 1 "$issue has no Title and Body"
+	fi
+	grep -qi 'below 64' "$issue" || check_err 1 "$issue does not answer why not a bit below 64"
+else
+	check_err 1 "no $issue"
+fi
+p1=$(find "$series" -maxdepth 1 -name '0001-*.patch' | head -n 1)
+grep -qE '^Fixes: https://github.com/oasis-tcs/virtio-spec/issues/' "${p1:-/dev/null}" ||
+	check_err 1 "patch 1 has no Fixes: tag naming the virtio-spec issue"
+log_test "spec: the GitHub issue text is ready and patch 1 names it (Fixes:)"
 
 echo "spec PDF: $pdf (${dir##*/})"
 tests_exit

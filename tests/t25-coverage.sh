@@ -16,7 +16,7 @@
 #           leave from several tx queues, 0 bytes segmented in software;
 #           an IPv6 stream with the same explicit limits, 0 bytes
 #           segmented.  Then the run-time cases, during a background
-#           stream, through QMP (qom-set host-gso-limits, the way
+#           stream, through QMP (qom-set host_gso_max, the way
 #           management changes a running VM's limits; tests/harness/qmp.sh
 #           waits for each reply): hostile values (size 0, size 1000,
 #           segs 0; x-gso-limits-unchecked=on lets QEMU pass them) one at
@@ -310,7 +310,7 @@ if vm_console_wait $VM '^RT-READY' 240; then
 	flap=()
 	for i in $(seq 10); do
 		for v in '"size":0,"segs":64' '"size":1000,"segs":64' '"size":64000,"segs":0'; do
-			flap+=("{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"$QOM\",\"property\":\"host-gso-limits\",\"value\":{$v}}}")
+			flap+=("{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"$QOM\",\"property\":\"host_gso_max\",\"value\":{$v}}}")
 		done
 	done
 	w_flap=$(warnings $VM) t_flap=$(date +%s)

@@ -3,7 +3,7 @@
 # Run-time changes of the host path, followed the way a user runs it: the
 # host daemon gso-limitsd runs in the host namespace (tests/harness/
 # limitsd.sh), finds the guest's QEMU and its -qmp socket by itself and
-# sets the tap's path limits with qom-set host-gso-limits; QEMU starts
+# sets the tap's path limits with qom-set host_gso_max; QEMU starts
 # with the feature offered and no limit (host_gso_max_segs=65535).
 #   daemon r8169 profile: the running guest comes to 64000/64.
 #   S3     while a TCP stream runs, the egress limit drops to 48000/32 and

@@ -3,7 +3,7 @@
 # Issue 12, items 4-6, through the harness: what the guest's stack does
 # with run-time changes of the limits, beyond the driver itself.  One VM on
 # the tier-1 path, started at 64000/64; the limits change at run time the
-# way management changes them (QMP qom-set host-gso-limits).
+# way management changes them (QMP qom-set host_gso_max).
 #   flow   (item 6) an established TCP stream when the limit drops from
 #          64000/64 to 48000/32: from the tap capture, the stream builds
 #          GSO packets of at most the new limit after the drop, not 64 KiB
@@ -236,7 +236,7 @@ console_value() { con | sed -n "s/^$1: //p" | tail -n 1; }
 # set_limits SIZE SEGS: the device's limits, as management sets them
 set_limits() {
 	qmp_gso_set "$TEST_LOG_DIR/$VM.qmp.sock" "$QOM" "$1" "$2" >> "$TEST_LOG_DIR/$VM.qmp.log" ||
-		check_err 1 "qom-set host-gso-limits $1/$2 failed: $(tail -n 2 "$TEST_LOG_DIR/$VM.qmp.log")"
+		check_err 1 "qom-set host_gso_max $1/$2 failed: $(tail -n 2 "$TEST_LOG_DIR/$VM.qmp.log")"
 }
 # step MARKER SIZE SEGS: when the guest prints MARKER, change the limits
 step() {

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Issue 7: mixed versions.  Every guest {patched kernel, unpatched base
-# kernel, Debian's own kernel} on every QEMU {patched with the feature on,
-# patched with it off, unpatched base}, on the r8169 profile.  Every cell
-# must pass a content-checked stream; only patched guest + feature on may
-# change the guest's limits (to the device's 64000/64).
+# kernel, Debian's own kernel} on every QEMU {patched with the feature on
+# (machine type pc = pc-i440fx-11.0, where it is on by default, with the
+# path's values), patched with an old machine type (pc-i440fx-10.2: the
+# feature off through hw_compat_10_2, nothing on the command line: old
+# machine types are unchanged), unpatched base}, on the r8169 profile.
+# Every cell must pass a content-checked stream; only patched guest +
+# feature on may change the guest's limits (to the device's 64000/64).
 set -euo pipefail
 # shellcheck source=tests/harness/vmtest.sh
 . "$(dirname "$0")/harness/vmtest.sh"
@@ -35,9 +38,10 @@ declare -A KERNEL=([patched]=$GSO_KERNEL [base]=$kernel_base [debian]=$distro/vm
 declare -A EXTRA=([patched]="" [base]="" [debian]=$distro/modules.cpio.gz)
 declare -A QEMU=([on]=$GSO_QEMU [off]=$GSO_QEMU [base]=$qemu_base)
 declare -A PROPS=([on]=$ON [off]="" [base]="")
+declare -A MACHINE=([on]=pc [off]=pc-i440fx-10.2 [base]=pc)
 
 results=$TEST_LOG_DIR/compat-matrix.txt
-printf '| guest \\ QEMU | patched, feature on | patched, feature off | unpatched |\n|---|---|---|---|\n' > "$results"
+printf '| guest \\ QEMU | patched, feature on (pc-i440fx-11.0) | patched, pc-i440fx-10.2 (feature off) | unpatched |\n|---|---|---|---|\n' > "$results"
 for g in patched base debian; do
 	row="| $g"
 	for q in on off base; do
@@ -45,7 +49,7 @@ for g in patched base debian; do
 		want="65536/65535"
 		[ "$g$q" = patchedon ] && want="64000/64"
 		VM_KERNEL=${KERNEL[$g]} VM_EXTRA_INITRD=${EXTRA[$g]} VM_QEMU=${QEMU[$q]} \
-			bulk_run "compat-$g-$q" $BYTES 4 "${PROPS[$q]}"
+			VM_MACHINE=${MACHINE[$q]} bulk_run "compat-$g-$q" $BYTES 4 "${PROPS[$q]}"
 		got="$(link_field "$BULK_GUEST_LINK" tso_max_size)/$(link_field "$BULK_GUEST_LINK" tso_max_segs)"
 		check_eq "guest limits" "$got" "$want"
 		[ "$BULK_OK" = 1 ] || check_err 1 "the stream was not verified on both ends"

@@ -21,10 +21,14 @@
 #          2. 64000/64 -> 32000/32: completed, the destination's values win:
 #             the guest ends with 32000/32, QEMU's trace shows the change
 #             notified, a second stream crosses it;
-#          3. -> a patched QEMU that does not offer the feature: refused
-#             with QEMU's "does not offer" error, the guest runs on;
-#          4. -> the unpatched QEMU: refused, "subsection ... does not
-#             exist";
+#          3. -> a patched QEMU that does not offer the feature
+#             (host_gso_limits=off): refused with QEMU's "does not offer"
+#             error, the guest runs on;
+#          4. -> the unpatched QEMU: the guest's machine type (pc, i.e.
+#             pc-i440fx-11.0, where the feature is on by default) does not
+#             exist there: named at its start ("unsupported machine type"),
+#             and a stream into its own newest type (pc-i440fx-10.2) is
+#             refused naming both machine types;
 #          5. the source made hostile (x-gso-limits-unchecked, 1000 bytes
 #             set at run time; the guest ignores it) -> refused with
 #             "migrated GSO limits out of range: size 1000 segs 32";
@@ -33,7 +37,9 @@
 #   m1     S7 as a user runs it: gso-limitsd in the host namespace sets
 #          both QEMUs (the feature offered, no limit at start): r8169 path
 #          -> e1000e path, the guest ends with 65536/65535, stream crosses.
-#   m3     a guest on a patched QEMU without the feature migrates to the
+#   m3     old machine types are unchanged: a guest on the patched QEMU
+#          with machine type pc-i440fx-10.2 (the feature off through
+#          hw_compat_10_2, nothing on the command line) migrates to the
 #          unpatched QEMU as today, stream crosses.
 # Migration with vhost=on runs in tier 2 (t61-vhost-qemu.sh): this
 # machine has no /dev/vhost-net.
@@ -241,13 +247,20 @@ GUEST
 		check_err 1 "chain-q2's trace does not show 32000/32 notified: $(grep gso_limits "$TEST_LOG_DIR/chain-q2.qemu.log" | tail -n 3)"
 	log_test "migration 64000/64 -> 32000/32: destination wins, guest notified, ends 32000/32, stream crossed ($CROSS_BYTES bytes before)"
 
-	start_vm chain-q3 "$GSO_QEMU" tap3 "" incoming
+	start_vm chain-q3 "$GSO_QEMU" tap3 "host_gso_limits=off" incoming
 	refused chain-q2 chain-q3 "virtio-net: the guest uses VIRTIO_NET_F_GSO_LIMITS, which this device does not offer"
 	log_test "migration to a device that does not offer the feature: refused (QEMU names it), guest runs on"
 
+	# A user starts the destination with the source's machine type: the
+	# unpatched QEMU does not have it.
+	rc=0
+	out=$("$qemu_base" -M pc-i440fx-11.0 -accel qtest -nodefaults -display none </dev/null 2>&1) || rc=$?
+	check_eq "unpatched QEMU with -M pc-i440fx-11.0: exit status" "$rc" 1
+	grep -q "unsupported machine type" <<<"$out" ||
+		check_err 1 "the unpatched QEMU does not name the machine type: $out"
 	start_vm chain-q4 "$qemu_base" tap4 "" incoming
-	refused chain-q2 chain-q4 "VM subsection 'virtio-net-device/gso_limits' in 'virtio-net-device' does not exist"
-	log_test "migration to the unpatched QEMU: refused (unknown subsection named), guest runs on"
+	refused chain-q2 chain-q4 "Machine type received is 'pc-i440fx-11.0' and local is 'pc-i440fx-10.2'"
+	log_test "migration of a pc-i440fx-11.0 guest to the unpatched QEMU: refused (machine type named), guest runs on"
 
 	qmp_gso_set "$TEST_LOG_DIR/chain-q2.qmp.sock" /machine/peripheral/net0 1000 32 \
 		> "$TEST_LOG_DIR/chain-q2.qom-set.log" 2>&1 ||
@@ -327,12 +340,12 @@ echo "LIMITS-0: \$(gso_limits)"
 gso-stream send $PEER_IP4 5201 $BYTES --timeout 250 || exit 1
 echo "LIMITS-1: \$(gso_limits)"
 GUEST
-	start_vm m3-src "$GSO_QEMU" tap0 ""
-	start_vm m3-dst "$qemu_base" tap1 "" incoming
+	VM_MACHINE=pc-i440fx-10.2 start_vm m3-src "$GSO_QEMU" tap0 ""
+	VM_MACHINE=pc-i440fx-10.2 start_vm m3-dst "$qemu_base" tap1 "" incoming
 	vm_console_wait m3-src '^LIMITS-0:' 150 || check_err 1 "the guest did not come up"
 	migrate_with_stream m3-src m3-dst 5201
 	check_eq "limits (feature off) after migration" "$(guest_line m3-dst LIMITS-1)" "65536 65535 65536"
-	log_test "S5: feature off, patched -> unpatched QEMU: migrates as today, stream crossed"
+	log_test "S5: old machine type pc-i440fx-10.2 (feature off by hw_compat), patched -> unpatched QEMU: migrates as today, stream crossed"
 	vm_wait m3-src >/dev/null || true
 	defer_cleanup
 fi

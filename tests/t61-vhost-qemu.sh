@@ -9,7 +9,7 @@
 # 64 segments): a veth (vnic0) to a receiver in a peer namespace, and in
 # the vhost case a netdevsim port set through its debugfs knobs.  The
 # daemon finds the QEMU holding the tap and its QMP socket, and sets the
-# path's limits with qom-set host-gso-limits.  In both cases, at 64000/64,
+# path's limits with qom-set host_gso_max.  In both cases, at 64000/64,
 # the guest sends an 8 MiB stream through vhost-net, captured on the tap
 # and on vnic0: intact, every byte on both, GSO packets on the tap, 0 bytes
 # segmented in software (gso-hist).

@@ -9,7 +9,7 @@
  *
  * One rtnetlink listener per watched network namespace replaces one in
  * every QEMU: QEMU only takes the values over QMP (qom-set
- * host-gso-limits, docs/qemu.md).  Read-only towards the network: it
+ * host_gso_max, docs/qemu.md).  Read-only towards the network: it
  * dumps links and never changes one.  Design, options, Proxmox and libvirt
  * set-up: docs/daemon.md.
  */

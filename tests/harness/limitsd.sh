@@ -7,7 +7,7 @@
 # harness's sockets, vm.sh's NAME.qmp.sock, and only if that socket's
 # server is the tap's holder) and the virtio-net device on the tap, computes the tap's
 # host path limits (tools/lib/path_limits.c) and sets them with
-# qom-set host-gso-limits; it follows link events after that.
+# qom-set host_gso_max; it follows link events after that.
 #
 # The VMs it manages start with host_gso_max_segs=65535 (LIMITSD_NIC_PROPS):
 # the feature offered, no limit until the daemon sets one.

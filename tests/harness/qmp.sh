@@ -65,5 +65,5 @@ qmp_cmds() {
 # qmp_gso_set SOCKET QOM-PATH SIZE SEGS: set a virtio-net device's GSO
 # limits at run time, as management does.
 qmp_gso_set() {
-	qmp_cmds "$1" "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"$2\",\"property\":\"host-gso-limits\",\"value\":{\"size\":$3,\"segs\":$4}}}"
+	qmp_cmds "$1" "{\"execute\":\"qom-set\",\"arguments\":{\"path\":\"$2\",\"property\":\"host_gso_max\",\"value\":{\"size\":$3,\"segs\":$4}}}"
 }

@@ -81,7 +81,8 @@ vm_initrd() {
 # tap lives).  Its files are in $TEST_LOG_DIR/NAME.*: console.log, ret,
 # qmp.sock.  Extra arguments (netdev, device) are passed to QEMU.
 # Per-VM overrides, set on the call (VM_KERNEL=... vm_start ...):
-#   VM_QEMU, VM_KERNEL, VM_EXTRA_INITRD, VM_APPEND
+#   VM_QEMU, VM_KERNEL, VM_EXTRA_INITRD, VM_APPEND, VM_MACHINE (default pc:
+#   the newest i440fx machine type of that QEMU)
 vm_start() {
 	local name=$1 ns=$2 script=$3 dir=$TEST_LOG_DIR
 	shift 3
@@ -91,7 +92,7 @@ vm_start() {
 	rm -f "$dir/$name".{console.log,ret,qmp.sock,cmdline}
 	echo "$name" >> "$VM_SCAN_DIR/started"
 	vm_initrd "$script" "$dir/$name.initrd"
-	local args=("${VM_QEMU:-$GSO_QEMU}" -M pc -m 512 -smp 2 "${GSO_ACCEL_ARGS[@]}"
+	local args=("${VM_QEMU:-$GSO_QEMU}" -M "${VM_MACHINE:-pc}" -m 512 -smp 2 "${GSO_ACCEL_ARGS[@]}"
 		-nodefaults -no-user-config -display none -vga none -no-reboot
 		-L "$GSO_FIRMWARE" -bios "$GSO_FIRMWARE/qboot.rom"
 		-kernel "${VM_KERNEL:-$GSO_KERNEL}" -initrd "$dir/$name.initrd"

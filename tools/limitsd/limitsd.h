@@ -69,7 +69,7 @@ struct ld_counters {
 	unsigned long recomputes;	/* path computations */
 	unsigned long qmp_connects;	/* QMP connections (or virsh runs) */
 	unsigned long qmp_commands;	/* QMP commands sent, qmp_capabilities included */
-	unsigned long sets;		/* successful qom-set of host-gso-limits */
+	unsigned long sets;		/* successful qom-set of host_gso_max */
 	unsigned long failures;		/* conversations that failed (retried or not) */
 };
 
@@ -98,7 +98,7 @@ enum tap_state {
 	TAP_IN_FLIGHT,
 	TAP_SYNCED,
 	TAP_RETRY,		/* QMP busy or unreachable: tried again later */
-	TAP_UNSUPPORTED,	/* the device has no host-gso-limits (feature not offered) */
+	TAP_UNSUPPORTED,	/* the device has no host_gso_max (feature not offered) */
 	TAP_FAILED,		/* QEMU refused; not retried until the VM or path changes */
 	TAP_DRY_RUN,		/* would have been set */
 };
