@@ -28,8 +28,10 @@ distro=$("$GSO_TOP/scripts/fetch-distro-kernel.sh") || {
 # ($distro/version: "Package: linux-image-6.1.0-57-amd64 Version: 6.1.192-3")
 debian_version=$(sed -n 's/^Package: linux-image-\([^ ]*\) Version: \([^ ]*\).*/\1 (\2)/p' \
 	"$distro/version" 2>/dev/null || true)
+# The version is information for the table (compatibility.md), not a
+# check: only its absence (a broken fetch) fails.
 if [ -n "$debian_version" ]; then
-	log_test "compat: Debian's own kernel is $debian_version" OK
+	echo "    Debian's own kernel: $debian_version"
 else
 	log_test "compat: Debian's own kernel has no package version ($distro/version)" FAIL
 fi

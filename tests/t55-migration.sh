@@ -49,7 +49,7 @@ set -euo pipefail
 . "$(dirname "$0")/harness/vmtest.sh"
 vm_init
 
-CASES=${T55_CASES:-chain m1 m3}
+CASES=$(skip_unless_full T55_CASES "chain m1 m3" "migration")
 want() { [[ " $CASES " == *" $1 "* ]]; }
 if want chain || want m3; then
 	qemu_base=$("$GSO_TOP/scripts/build-qemu.sh" --unpatched)
