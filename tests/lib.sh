@@ -173,6 +173,20 @@ slowwait() {
 	done
 }
 
+# start_ready OUT READY CMD...: start a helper process (a stand-in, a tap
+# holder) in the background, its output in OUT, killed at cleanup, and wait
+# (at most 5 s) for a line matching READY in OUT.  Its pid in READY_PID.  One
+# that does not start: its command line and output on stdout, status 1.
+start_ready() {
+	local out=$1 ready=$2
+	shift 2
+	"$@" >"$out" 2>&1 &
+	READY_PID=$!
+	defer "kill $READY_PID"
+	slowwait 5 grep -qs -- "$ready" "$out" || {
+		echo "$* did not start: $(cat "$out")"; return 1; }
+}
+
 # require_command CMD TEST: scripts/setup-deps.sh installs every command a
 # test needs, so a missing one is a broken set-up: a failure, not a skip.
 require_command() {

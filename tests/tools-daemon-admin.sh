@@ -16,20 +16,11 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/limitsd.sh
+. "$GSO_TOP/tests/harness/limitsd.sh"
 
-LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
-STANDIN=$GSO_TOP/tools/build/qmp-standin
-LOG=$TEST_LOG_DIR/tools-daemon-admin
-mkdir -p "$LOG"
-require_command jq "gso-limitsd"
-require_command socat "the sd_notify listener"
-
-make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
-	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
-
-setup_ns HOST
-S=$(mktemp -d /tmp/gso-limitsd-admin.XXXXXX)
-defer rm -rf "$S"
+limitsd_tools_setup tools-daemon-admin socat "the sd_notify listener"
+limitsd_tools_ns admin HOST
 h() { ip -n "$HOST" "$@"; }
 h link add br0 type bridge
 h link add nic0 type veth peer name nic0p
@@ -42,10 +33,8 @@ standin() { # NAME ENV... -- ARGS...
 	shift
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
-	ip netns exec "$HOST" env QMP_STANDIN_BRIDGE=br0 "${envs[@]}" "$STANDIN" "$@" \
-		>"$LOG/$name.out" 2>&1 &
-	defer "kill $!"
-	slowwait 5 grep -qs 'qmp-standin: ready' "$LOG/$name.out"
+	start_ready "$LOG/$name.out" 'qmp-standin: ready' \
+		ip netns exec "$HOST" env QMP_STANDIN_BRIDGE=br0 "${envs[@]}" "$STANDIN" "$@"
 }
 standin vm100 -- -id 100 -pidfile "$S/100.pid" \
 	-chardev "socket,id=qmp,path=$S/100.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \

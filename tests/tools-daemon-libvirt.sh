@@ -25,32 +25,23 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tests/harness/libvirt.sh
 . "$GSO_TOP/tests/harness/libvirt.sh"
+# shellcheck source=tests/harness/limitsd.sh
+. "$GSO_TOP/tests/harness/limitsd.sh"
 
-LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
-LOG=$TEST_LOG_DIR/tools-daemon-libvirt
 FIRMWARE=${GSO_FIRMWARE:-/usr/share/qemu}
-mkdir -p "$LOG"
-require_command jq "gso-limitsd with libvirt"
-require_command virsh "gso-limitsd with libvirt (scripts/setup-deps.sh)"
-require_command libvirtd "gso-limitsd with libvirt (scripts/setup-deps.sh)"
-
-make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
-	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
+limitsd_tools_setup tools-daemon-libvirt \
+	virsh "gso-limitsd with libvirt (scripts/setup-deps.sh)" \
+	libvirtd "gso-limitsd with libvirt (scripts/setup-deps.sh)"
 QEMU=${GSO_QEMU:-$("$GSO_TOP/scripts/build-qemu.sh" 2>"$LOG/build-qemu.log")} || {
 	log_test "QEMU build" FAIL "see $LOG/build-qemu.log"; exit "$ksft_fail"; }
-props=$("$QEMU" -device virtio-net-pci,help 2>/dev/null)
-if grep -q 'host_gso_limits=' <<<"$props"; then
+limitsd_qemu_interface "$QEMU"
+if [ "$QEMU_GSO_IFACE" = v3 ]; then
 	GLOBAL=()	# offered by default on the newest machine type
-elif grep -q 'host-gso-limits' <<<"$props"; then
-	GLOBAL=("<qemu:commandline><qemu:arg value='-global'/><qemu:arg value='virtio-net-pci.host_gso_max_segs=65535'/></qemu:commandline>")
 else
-	log_test "QEMU has the run-time GSO limits property" FAIL "$QEMU: qemu-patches/ without it"
-	exit "$ksft_fail"
+	GLOBAL=("<qemu:commandline><qemu:arg value='-global'/><qemu:arg value='virtio-net-pci.host_gso_max_segs=65535'/></qemu:commandline>")
 fi
 
-setup_ns NS
-S=$(mktemp -d /tmp/gso-limitsd-libvirt.XXXXXX)
-defer rm -rf "$S"
+limitsd_tools_ns libvirt NS
 n() { ip -n "$NS" "$@"; }
 n link add br0 type bridge
 n link add br1 type bridge

@@ -19,19 +19,11 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/limitsd.sh
+. "$GSO_TOP/tests/harness/limitsd.sh"
 
-LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
-STANDIN=$GSO_TOP/tools/build/qmp-standin
-LOG=$TEST_LOG_DIR/tools-daemon-paths
-mkdir -p "$LOG"
-require_command jq "gso-limitsd"
-
-make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
-	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
-
-setup_ns HOST
-S=$(mktemp -d /tmp/gso-limitsd-paths.XXXXXX)
-defer rm -rf "$S"
+limitsd_tools_setup tools-daemon-paths
+limitsd_tools_ns paths HOST
 SETLOG=$LOG/qom-set.log
 : >"$SETLOG"
 h() { ip -n "$HOST" "$@"; }
@@ -50,10 +42,9 @@ h link set dev lonebr up
 standin() { # NAME BRIDGE -- ARGS...
 	local name=$1 bridge=$2
 	shift 3
-	ip netns exec "$HOST" env QMP_STANDIN_LOG="$SETLOG" ${bridge:+QMP_STANDIN_BRIDGE=$bridge} \
-		"$STANDIN" "$@" >"$LOG/$name.out" 2>&1 &
-	defer "kill $!"
-	slowwait 5 grep -qs 'qmp-standin: ready' "$LOG/$name.out"
+	start_ready "$LOG/$name.out" 'qmp-standin: ready' \
+		ip netns exec "$HOST" env QMP_STANDIN_LOG="$SETLOG" ${bridge:+QMP_STANDIN_BRIDGE=$bridge} \
+		"$STANDIN" "$@"
 }
 
 "$LIMITSD" --netns "$HOST" --qmp-socket "$S/*.qmp" --control "$S/ctl" --settle 50 --verbose \

@@ -27,34 +27,24 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/limitsd.sh
+. "$GSO_TOP/tests/harness/limitsd.sh"
 
-LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
-STANDIN=$GSO_TOP/tools/build/qmp-standin
-LOG=$TEST_LOG_DIR/tools-daemon-qemu
 FIRMWARE=${GSO_FIRMWARE:-/usr/share/qemu}
-mkdir -p "$LOG"
-require_command jq "gso-limitsd with QEMU"
-
-make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
-	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
+limitsd_tools_setup tools-daemon-qemu
 QEMU=${GSO_QEMU:-$("$GSO_TOP/scripts/build-qemu.sh" 2>"$LOG/build-qemu.log")} || {
 	log_test "QEMU build" FAIL "see $LOG/build-qemu.log"; exit "$ksft_fail"; }
 # QEMU's interface v3 (host_gso_max, the feature on by default for new
 # machine types, host_gso_limits=off to leave it out) or v2 (host-gso-limits,
 # offered only with host_gso_max_*): the daemon speaks both.
-props=$("$QEMU" -device virtio-net-pci,help 2>/dev/null)
-if grep -q 'host_gso_max=' <<<"$props"; then
+limitsd_qemu_interface "$QEMU"
+if [ "$QEMU_GSO_IFACE" = v3 ]; then
 	PROP=host_gso_max NOFEAT=,host_gso_limits=off OFFER=()
-elif grep -q 'host-gso-limits' <<<"$props"; then
-	PROP=host-gso-limits NOFEAT='' OFFER=(-global virtio-net-pci.host_gso_max_segs=65535)
 else
-	log_test "QEMU has the run-time GSO limits property" FAIL "$QEMU: qemu-patches/ without it"
-	exit "$ksft_fail"
+	PROP=host-gso-limits NOFEAT='' OFFER=(-global virtio-net-pci.host_gso_max_segs=65535)
 fi
 
-setup_ns HOST
-S=$(mktemp -d /tmp/gso-limitsd-qemu.XXXXXX)
-defer rm -rf "$S"
+limitsd_tools_ns qemu HOST
 h() { ip -n "$HOST" "$@"; }
 h link add br0 type bridge
 for spec in "nic0 64000 64" "nic1 60000 60"; do

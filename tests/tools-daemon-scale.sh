@@ -34,27 +34,20 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/limitsd.sh
+. "$GSO_TOP/tests/harness/limitsd.sh"
 
 N=${SCALE_TAPS:-100}
 if [ "$N" -gt 100 ] && [ "${GSO_BENCH:-0}" != 1 ]; then
 	log_test "scale: SCALE_TAPS=$N" FAIL "more than 100 taps only with GSO_BENCH=1 (not in make check)"
 	exit "$ksft_fail"
 fi
-LIMITSD=$GSO_TOP/tools/build/gso-limitsd
-STANDIN=$GSO_TOP/tools/build/qmp-standin
 WALKER=$GSO_TOP/tools/build/old-walker
-LOG=$TEST_LOG_DIR/tools-daemon-scale
-mkdir -p "$LOG"
-require_command jq "gso-limitsd scale"
-
-make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
-	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
+limitsd_tools_setup tools-daemon-scale
 
 # A thousand processes with a few descriptors each, and one holding a socket per VM.
 ulimit -n 65536 2>/dev/null || true
-setup_ns BENCH
-S=$(mktemp -d /tmp/gso-limitsd-scale.XXXXXX)
-defer rm -rf "$S"
+limitsd_tools_ns scale BENCH
 SETLOG=$S/qom-set.log
 WALKLOG=$S/walk.log
 : >"$SETLOG"

@@ -24,20 +24,11 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/limitsd.sh
+. "$GSO_TOP/tests/harness/limitsd.sh"
 
-LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
-STANDIN=$GSO_TOP/tools/build/qmp-standin
-LOG=$TEST_LOG_DIR/tools-daemon-trust
-mkdir -p "$LOG"
-require_command jq "gso-limitsd"
-require_command setpriv "the unprivileged impostor"
-
-make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
-	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
-
-setup_ns HOST
-S=$(mktemp -d /tmp/gso-limitsd-trust.XXXXXX)
-defer rm -rf "$S"
+limitsd_tools_setup tools-daemon-trust setpriv "the unprivileged impostor"
+limitsd_tools_ns trust HOST
 # The impostors' own sockets and binary: somewhere nobody can reach.
 mkdir -m 0777 "$S/nobody"
 cp "$STANDIN" "$S/nobody/qmp-standin"
@@ -57,16 +48,14 @@ done
 
 declare -A VM_PID
 vm() { # NAME BRIDGE [ENV=VALUE...] -- ARGS...: a stand-in (or an impostor) in HOST
-	local name=$1 bridge=$2 envs=() out
+	local name=$1 bridge=$2 envs=() rc=0
 	shift 2
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
-	out=$LOG/vm-$name.out
-	ip netns exec "$HOST" env QMP_STANDIN_BRIDGE="$bridge" "${envs[@]}" "$@" >"$out" 2>&1 &
-	VM_PID[$name]=$!
-	defer "kill ${VM_PID[$name]}"
-	slowwait 5 grep -qs 'qmp-standin: ready' "$out" || {
-		echo "$name did not start: $(cat "$out")"; return 1; }
+	start_ready "$LOG/vm-$name.out" 'qmp-standin: ready' \
+		ip netns exec "$HOST" env QMP_STANDIN_BRIDGE="$bridge" "${envs[@]}" "$@" || rc=$?
+	VM_PID[$name]=$READY_PID
+	return "$rc"
 }
 # impostor NAME ARGS...: tap NAME made and opened as root in br2, then the
 # process becomes nobody with the descriptor (23) and the given command line.

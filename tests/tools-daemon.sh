@@ -24,20 +24,11 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/limitsd.sh
+. "$GSO_TOP/tests/harness/limitsd.sh"
 
-LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
-STANDIN=$GSO_TOP/tools/build/qmp-standin
-LOG=$TEST_LOG_DIR/tools-daemon
-mkdir -p "$LOG"
-require_command jq "gso-limitsd"
-
-make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
-	log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
-
-setup_ns HOST OTHER
-# Unix socket paths must fit in 108 bytes: a short private directory.
-S=$(mktemp -d /tmp/gso-limitsd-test.XXXXXX)
-defer rm -rf "$S"
+limitsd_tools_setup tools-daemon
+limitsd_tools_ns test HOST OTHER
 SETLOG=$LOG/qom-set.log
 : >"$SETLOG"
 
@@ -79,17 +70,15 @@ chmod +x "$S/virsh"
 # vm NAME BRIDGE [ENV=VALUE...] -- QEMU-ARGS...: a stand-in in HOST; pid in VM_PID[NAME].
 declare -A VM_PID
 vm() {
-	local name=$1 bridge=$2 envs=() out
+	local name=$1 bridge=$2 envs=() rc=0
 	shift 2
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
-	out=$LOG/vm-$name.out
-	ip netns exec "${VM_NS:-$HOST}" env QMP_STANDIN_LOG="$SETLOG" QMP_STANDIN_BRIDGE="$bridge" \
-		QMP_STANDIN_EVENTS=1 "${envs[@]}" "$STANDIN" "$@" >"$out" 2>&1 &
-	VM_PID[$name]=$!
-	defer "kill ${VM_PID[$name]}"
-	slowwait 5 grep -q 'qmp-standin: ready' "$out" || {
-		echo "stand-in $name did not start: $(cat "$out")"; return 1; }
+	start_ready "$LOG/vm-$name.out" 'qmp-standin: ready' \
+		ip netns exec "${VM_NS:-$HOST}" env QMP_STANDIN_LOG="$SETLOG" QMP_STANDIN_BRIDGE="$bridge" \
+		QMP_STANDIN_EVENTS=1 "${envs[@]}" "$STANDIN" "$@" || rc=$?
+	VM_PID[$name]=$READY_PID
+	return "$rc"
 }
 proxmox_args() { # VMID: QEMU's arguments as qemu-server writes them (trimmed)
 	echo "-id $1 -name vm$1,debug-threads=on -no-shutdown" \

@@ -60,10 +60,7 @@ taphold() {
 	local ns=$1 out
 	shift
 	out=$(mktemp "$LOG/taphold.XXXXXX")
-	ip netns exec "$ns" "$TAPHOLD" "$@" >"$out" 2>&1 &
-	defer "kill $!"
-	slowwait 5 grep -q 'doctor-taphold: ready' "$out" || {
-		echo "doctor-taphold $* did not start: $(cat "$out")"; return 1; }
+	start_ready "$out" 'doctor-taphold: ready' ip netns exec "$ns" "$TAPHOLD" "$@"
 }
 # doctor NS ARGS...: run the doctor in NS; balanced softnet fixture unless overridden.
 doctor() {

@@ -39,3 +39,61 @@ limitsd_set_seen() {
 limitsd_alive() {
 	kill -0 "$LIMITSD_PID" 2>/dev/null
 }
+
+# --- tests/tools-daemon*.sh: the daemon in namespaces, no VM ---------------
+# These tests run gso-limitsd against QMP stand-ins (tools/test/qmp-standin.c)
+# or a QEMU started by the test; they share their start.
+
+# limitsd_tools_setup NAME [COMMAND WHY]...: the start every tools-daemon
+# test shares.  Sets LIMITSD (GSO_LIMITSD: another build of the daemon),
+# STANDIN (the QMP stand-in) and LOG=$TEST_LOG_DIR/NAME; requires jq (and
+# each COMMAND, WHY naming the check that needs it); builds the tools.  A
+# missing command or a failed build: a FAIL line and the script exits.
+# shellcheck disable=SC2154 # ksft_fail: tests/lib.sh
+limitsd_tools_setup() {
+	# shellcheck disable=SC2034 # used by the tests that call this
+	LIMITSD=${GSO_LIMITSD:-$GSO_TOP/tools/build/gso-limitsd}
+	# shellcheck disable=SC2034
+	STANDIN=$GSO_TOP/tools/build/qmp-standin
+	LOG=$TEST_LOG_DIR/$1
+	shift
+	mkdir -p "$LOG"
+	require_command jq "gso-limitsd"
+	while [ $# -ge 2 ]; do
+		require_command "$1" "$2"
+		shift 2
+	done
+	make -s -C "$GSO_TOP/tools" >"$LOG/make.log" 2>&1 || {
+		log_test "tools build" FAIL "see $LOG/make.log"; exit "$ksft_fail"; }
+}
+
+# limitsd_tools_ns NAME VAR...: the test's namespaces (setup_ns VAR...) and
+# S, a short private directory (/tmp/gso-limitsd-NAME.XXXXXX: a unix
+# socket's path must fit in 108 bytes) for the QMP sockets, pid files and
+# control socket; removed at exit.
+limitsd_tools_ns() {
+	local name=$1
+	shift
+	setup_ns "$@"
+	S=$(mktemp -d "/tmp/gso-limitsd-$name.XXXXXX")
+	defer rm -rf "$S"
+}
+
+# limitsd_qemu_interface QEMU: which run-time GSO limits interface QEMU's
+# virtio-net-pci has, in QEMU_GSO_IFACE: v3 (host_gso_max and the
+# host_gso_limits feature, on by default for new machine types) or v2
+# (host-gso-limits, offered only with host_gso_max_*); the daemon speaks
+# both.  A QEMU with neither: a FAIL line and the script exits.
+# shellcheck disable=SC2154 # ksft_fail: tests/lib.sh
+limitsd_qemu_interface() {
+	local props
+	props=$("$1" -device virtio-net-pci,help 2>/dev/null)
+	if grep -q 'host_gso_max=' <<<"$props" && grep -q 'host_gso_limits=' <<<"$props"; then
+		QEMU_GSO_IFACE=v3
+	elif grep -q 'host-gso-limits' <<<"$props"; then
+		QEMU_GSO_IFACE=v2
+	else
+		log_test "QEMU has the run-time GSO limits property" FAIL "$1: qemu-patches/ without it"
+		exit "$ksft_fail"
+	fi
+}
