@@ -185,20 +185,20 @@ log_test "--dry-run prints what it would set and sets nothing"
 # --- start: every VM set to its path ---------------------------------------------
 start=$(date +%s%N)
 start_daemon
-wait_sets "/machine/peripheral/net0 host_gso_max size=64000 segs=64 tap=tap100i0" 1 ||
+wait_sets "/machine/peripheral/net0 host-gso-limits size=64000 segs=64 tap=tap100i0" 1 ||
 	check_err 1 "vm100 (Proxmox) not set to 64000/64"
-wait_sets "anon/device\[0\] host_gso_max size=64000 segs=64 tap=tapplain" 1 ||
+wait_sets "anon/device\[0\] host-gso-limits size=64000 segs=64 tap=tapplain" 1 ||
 	check_err 1 "plain -qmp VM (anonymous device) not set"
-wait_sets "peripheral/net0 host_gso_max size=32000 segs=40 tap=vnet0" 1 ||
+wait_sets "peripheral/net0 host-gso-limits size=32000 segs=40 tap=vnet0" 1 ||
 	check_err 1 "libvirt guest not set through virsh"
-wait_sets "net0/virtio-backend host_gso_max size=32000 segs=40 tap=tap101i0" 1 ||
+wait_sets "net0/virtio-backend host-gso-limits size=32000 segs=40 tap=tap101i0" 1 ||
 	check_err 1 "vm101 not set on its virtio-backend child"
 synced_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 log_test "start: Proxmox, plain -qmp, libvirt (virsh) VMs set to their paths"
-wait_sets "peripheral/nic0 host_gso_max size=48000 segs=48 tap=tapother" 1 ||
+wait_sets "peripheral/nic0 host-gso-limits size=48000 segs=48 tap=tapother" 1 ||
 	check_err 1 "the VM in the second --netns not set"
 log_test "two --netns watched: the second namespace's VM set too"
-wait_sets "peripheral/nic0 host_gso_max size=64000 segs=64 tap=tapmoved" 1 ||
+wait_sets "peripheral/nic0 host-gso-limits size=64000 segs=64 tap=tapmoved" 1 ||
 	check_err 1 "the tap moved out of its QEMU's namespace not set"
 log_test "a tap moved out of its QEMU's namespace: found and set"
 
@@ -208,7 +208,7 @@ first_t() { grep -- "$1" "$SETLOG" | head -1 | sed -n 's/.* t=\([0-9.]*\)$/\1/p'
 hung_t=$(first_t "^${VM_PID[vm103]} connect")
 late=0
 for tap in tap100i0 tapplain vnet0 tap101i0; do
-	t=$(first_t "host_gso_max size=.* tap=$tap ")
+	t=$(first_t "host-gso-limits size=.* tap=$tap ")
 	awk -v t="$t" -v h="$hung_t" 'BEGIN { exit !(t < h + 1.5) }' || late=$((late + 1))
 done
 check_eq "VMs set only after the hung QEMU's timeout" "$late" 0
@@ -222,7 +222,7 @@ slowwait 5 state_is tap102i0 unsupported || check_err 1 "vm102 state: $(tap_stat
 grep -q "tap102i0: .*does not offer the GSO limits feature (start the device with host_gso_max_segs=65535" "$LOG/daemon.log" ||
 	check_err 1 "no clear message for the device without the feature"
 slowwait 5 state_is tap105i0 unsupported || check_err 1 "vm105 state: $(tap_state tap105i0)"
-grep -q "tap105i0: .*has no host_gso_max property (a QEMU without the GSO limits series)" "$LOG/daemon.log" ||
+grep -q "tap105i0: .*has no host-gso-limits property (a QEMU without the GSO limits series)" "$LOG/daemon.log" ||
 	check_err 1 "no clear message for a QEMU without the series"
 log_test "devices without the feature, QEMU without the series: reported"
 

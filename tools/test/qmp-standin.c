@@ -25,10 +25,10 @@
  * qom-list, one client at a time as QEMU's monitor does.  Every command it
  * is told is appended to QMP_STANDIN_LOG as one line:
  *
- *   <pid> qom-set <path> host_gso_max size=<N> segs=<M> tap=<TAP> t=<wall time>
+ *   <pid> qom-set <path> host-gso-limits size=<N> segs=<M> tap=<TAP> t=<wall time>
  *
  * Behaviour knobs (environment):
- *   QMP_STANDIN_PROP=proxy|backend|none|off   where host_gso_max exists: on
+ *   QMP_STANDIN_PROP=proxy|backend|none|off   where host-gso-limits exists: on
  *        the virtio-net-pci device (default), on its virtio-backend child,
  *        nowhere (a QEMU without the series), or refused because the device
  *        does not offer the feature (patched QEMU, started without it); the
@@ -397,14 +397,14 @@ static void cmd_qom_set(int fd, const struct jv *id, const struct jv *args)
 		send_error(fd, id, "DeviceNotFound", "Device '%s' not found", path);
 		return;
 	}
-	if (!strcmp(prop, "host_gso_max") && !strcmp(prop_at, "off")) {
+	if (!strcmp(prop, "host-gso-limits") && !strcmp(prop_at, "off")) {
 		log_line("qom-set %s %s refused: feature not offered", path, prop);
 		send_error(fd, id, "GenericError",
-			   "'host_gso_max': the device does not offer VIRTIO_NET_F_GSO_LIMITS; "
+			   "'host-gso-limits': the device does not offer VIRTIO_NET_F_GSO_LIMITS; "
 			   "start it with host_gso_max_size or host_gso_max_segs");
 		return;
 	}
-	if (strcmp(prop, "host_gso_max") || !prop_here(n, backend)) {
+	if (strcmp(prop, "host-gso-limits") || !prop_here(n, backend)) {
 		log_line("qom-set %s %s refused: no such property", path, prop);
 		send_error(fd, id, "GenericError", "Property '%s.%s' not found",
 			   type_name(n, backend), prop);
@@ -414,13 +414,13 @@ static void cmd_qom_set(int fd, const struct jv *id, const struct jv *args)
 	    size < 1280 || size > UINT32_MAX || segs < 1 || segs > 65535) {
 		log_line("qom-set %s %s refused: bad value", path, prop);
 		send_error(fd, id, "GenericError",
-			   "host_gso_max: size must be 1280..4294967295, segs 1..65535");
+			   "host-gso-limits: size must be 1280..4294967295, segs 1..65535");
 		return;
 	}
 	n->size = size;
 	n->segs = segs;
 	n->limits_set = true;
-	log_line("qom-set %s host_gso_max size=%" PRId64 " segs=%" PRId64 " tap=%s",
+	log_line("qom-set %s host-gso-limits size=%" PRId64 " segs=%" PRId64 " tap=%s",
 		 path, size, segs, n->ifname);
 	send_return(fd, id, "{}");
 }
@@ -441,7 +441,7 @@ static void cmd_qom_get(int fd, const struct jv *id, const struct jv *args)
 	if (!strcmp(prop, "netdev") && !backend) {
 		snprintf(value, sizeof(value), "\"%s\"", n->netdev);
 		send_return(fd, id, value);
-	} else if (!strcmp(prop, "host_gso_max") && prop_here(n, backend)) {
+	} else if (!strcmp(prop, "host-gso-limits") && prop_here(n, backend)) {
 		snprintf(value, sizeof(value), "{\"size\":%" PRId64 ",\"segs\":%" PRId64 "}",
 			 n->limits_set ? n->size : 65536, n->limits_set ? n->segs : 65535);
 		send_return(fd, id, value);
