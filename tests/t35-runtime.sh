@@ -274,7 +274,7 @@ guest_script v6 "48000 32 48000" "64000 64 64000" > "$script"
 mapfile -t nic < <(topo_guest_nic_args "$LIMITSD_NIC_PROPS")
 vm_start $VM "$HOST_NS" "$script" "${nic[@]}" \
 	-netdev "tap,id=n1,ifname=tapc,script=no,downscript=no,vhost=off" \
-	-device "virtio-net-pci,id=net1,netdev=n1,mac=$CTRL_MAC"
+	-device "virtio-net-pci,id=net1,netdev=n1,mac=$CTRL_MAC,host_gso_limits=off"
 
 vm_console_wait $VM 'GUEST-LIMITS: 64000 64 64000' 120 ||
 	check_err 1 "the guest did not come to 64000/64: $(grep GUEST-LIMITS "$TEST_LOG_DIR/$VM.console.log" | head -n 3)"

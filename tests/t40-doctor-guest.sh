@@ -6,8 +6,10 @@
 #   VM "single": the default virtio-net (one queue pair, rx ring 256) with
 #     2 vCPUs; the guest turns GRO off.  In the guest, guest-queues,
 #     guest-rings (info), guest-offloads-off and guest-rps-unset fire;
-#     guest-rx-dropped, guest-softnet-skew and guest-gso-limits stay
-#     silent; the doctor picks guest mode by itself and exits 1.  On the
+#     guest-rx-dropped and guest-softnet-skew stay silent; guest-gso-limits
+#     reports the feature QEMU offers by default (v3, new machine types)
+#     with no limit set (info); the doctor picks guest mode by itself and
+#     exits 1.  On the
 #     host, next to the real QEMU: gso-path-limit (64000/64) and
 #     single-queue-tap (1 queue, -smp 2) fire.
 #   VM "multi": `mq=on,vectors=6,rx_queue_size=1024` on virtio-net-pci and
@@ -123,8 +125,14 @@ check_eq "guest-rps-unset" "$(sev "$single" guest-rps-unset)" warning
 log_test "doctor guest: guest-rps-unset fires: one rx queue, no RPS"
 check_eq "guest-rx-dropped" "$(sev "$single" guest-rx-dropped)" none
 check_eq "guest-softnet-skew" "$(sev "$single" guest-softnet-skew)" none
-check_eq "guest-gso-limits" "$(sev "$single" guest-gso-limits)" none
-log_test "doctor guest: rx-dropped, softnet-skew, gso-limits silent on an idle default guest"
+log_test "doctor guest: rx-dropped, softnet-skew silent on an idle default guest"
+# A default device on the project's QEMU (a machine type with the feature
+# on by default, no limit set): negotiated, reported as "no limit", at
+# info level, with the device's 64 KiB defaults as evidence.
+check_eq "guest-gso-limits" "$(sev "$single" guest-gso-limits)" info
+check_eq "guest-gso-limits feature" "$(jq -r '.findings[] | select(.id == "guest-gso-limits") | .evidence.gso_limits_feature' <<<"$single")" negotiated
+check_eq "guest-gso-limits tso_max_size" "$(jq -r '.findings[] | select(.id == "guest-gso-limits") | .evidence.tso_max_size' <<<"$single")" 65536
+log_test "doctor guest: guest-gso-limits on a default device: negotiated, no limit (info)"
 
 if [ -n "$host_single" ]; then
 	echo "$host_single" >"$TEST_LOG_DIR/doctor-single.host.json"

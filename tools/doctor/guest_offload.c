@@ -110,11 +110,21 @@ static void check_gso_limits(struct doctor_ctx *ctx, const struct doctor_guest_d
 		  path_device_max_segs(li) < PATH_NO_SEGS_LIMIT;
 	if (!negotiated && !lowered)
 		return;
-	if (negotiated)
+	if (negotiated && lowered)
 		f = doctor_report_add(&ctx->report, "guest-gso-limits", DOCTOR_INFO, d->ifname,
 				      "the device negotiated VIRTIO_NET_F_GSO_LIMITS: GSO packets are "
 				      "kept within %u bytes / %u segments, the host path's limits",
 				      path_device_max_size(li), path_device_max_segs(li));
+	else if (negotiated)
+		/*
+		 * QEMU offers the feature by default on new machine types,
+		 * with no limit until management sets one: say so, rather
+		 * than present 64 KiB as a limit the host path asked for.
+		 */
+		f = doctor_report_add(&ctx->report, "guest-gso-limits", DOCTOR_INFO, d->ifname,
+				      "the device negotiated VIRTIO_NET_F_GSO_LIMITS and reports no "
+				      "limit: the host path takes 64 KiB GSO packets, or nothing on "
+				      "the host (gso-limitsd) has set its limit yet");
 	else
 		f = doctor_report_add(&ctx->report, "guest-gso-limits", DOCTOR_INFO, d->ifname,
 				      "GSO limited to %u bytes / %u segments by hand (the device did not "
