@@ -64,6 +64,21 @@ check_eq() {
 	fi
 }
 
+# tree_args "$@": the one option of a test that builds QEMU, --tree DIR (a
+# prepared tree to build and test instead of the default), turned into
+# build_args for scripts/build-qemu.sh; anything else is a usage error.
+tree_args() {
+	# shellcheck disable=SC2034 # read by the calling test
+	build_args=()
+	case "${1:-}" in
+	"") ;;
+	--tree) [ $# -eq 2 ] || { echo "usage: $0 [--tree DIR]" >&2; exit 2; }
+		# shellcheck disable=SC2034 # read by the calling test
+		build_args=(--tree "$2") ;;
+	*) echo "usage: $0 [--tree DIR]" >&2; exit 2 ;;
+	esac
+}
+
 # log_replay DIR: the checks that follow read an earlier run's logs in DIR
 # (a test's RECHECK mode, e.g. T63_RECHECK=DIR): each that passes is
 # reported SKIP, never OK, so a re-check cannot make a run green.

@@ -23,13 +23,7 @@ set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-build_args=()
-case "${1:-}" in
-"") ;;
---tree) [ $# -eq 2 ] || { echo "usage: $0 [--tree DIR]" >&2; exit 2; }
-	build_args=(--tree "$2") ;;
-*) echo "usage: $0 [--tree DIR]" >&2; exit 2 ;;
-esac
+tree_args "$@"
 
 log_dir=$TEST_LOG_DIR/qemu-qtest
 mkdir -p "$log_dir"

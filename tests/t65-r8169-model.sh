@@ -41,13 +41,7 @@ PORT4=5201 PORT6=5202 PORTF=5301 PORTGO=5999
 FWD_NET=203.0.113.0/28
 log_dir=$TEST_LOG_DIR/t65
 mkdir -p "$log_dir"
-build_args=()
-case "${1:-}" in
-"") ;;
---tree) [ $# -eq 2 ] || { echo "usage: $0 [--tree DIR]" >&2; exit 2; }
-	build_args=(--tree "$2") ;;
-*) echo "usage: $0 [--tree DIR]" >&2; exit 2 ;;
-esac
+tree_args "$@"
 
 # --- 1. qtests ---------------------------------------------------------------
 if ! GSO_QEMU=$("$GSO_TOP/scripts/build-qemu.sh" "${build_args[@]}" -- tests/qtest/rtl8168-test \
