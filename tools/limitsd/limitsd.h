@@ -14,7 +14,10 @@
  *   status.c    the JSON status (--once --json, `gso-limitsd status`)
  *   log.c       log lines with journald priorities, sd_notify readiness
  *   state.c     configuration defaults, counters, which tap is served next
- *   ../gso-limitsd.c  main: options, the event loop, signals
+ *   options.c   the command line into ld_cfg and struct ld_options
+ *   loop.c      the event loop: namespaces opened, signals, control socket, poll()
+ *   ../gso-limitsd.c  main only: options_parse(), then status or loop_run()
+ * No module includes anything of the main program: everything they share is here.
  */
 #ifndef GSO_LIMITSD_H
 #define GSO_LIMITSD_H
@@ -218,6 +221,22 @@ int control_listen(const char *path);
 void control_serve(int lfd, struct netns *const *nss, size_t count);
 /* `gso-limitsd status`: the daemon's answer on stdout within @timeout_s. */
 int control_client(const char *path, double timeout_s);
+
+/* options.c */
+#define LD_MAX_NETNS		64
+#define LD_DEFAULT_CONTROL	"/run/gso-limitsd/control"
+struct ld_options {
+	bool status_cmd;		/* `gso-limitsd status` */
+	const char *control;		/* --control */
+	double status_timeout_s;	/* status --timeout */
+	const char *netns_names[LD_MAX_NETNS];	/* --netns; none: our own namespace */
+	size_t nnetns;
+};
+/* argv into ld_cfg and @o; exits on --help, --version or a usage error. */
+void options_parse(int argc, char **argv, struct ld_options *o);
+
+/* loop.c: run until a signal (--once: until settled); the exit status. */
+int loop_run(const struct ld_options *o);
 
 /* log.c: syslog priorities (<syslog.h>'s values) */
 enum { LD_ERR = 3, LD_WARNING = 4, LD_INFO = 6, LD_DEBUG = 7 };

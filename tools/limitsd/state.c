@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The daemon's state that is not a namespace's or a conversation's: its
- * configuration (defaults here, options in ../gso-limitsd.c), its
+ * configuration (defaults here, options in options.c), its
  * counters, and which tap gets a QMP conversation next.
  *
  * Scheduling is driven by changes, not by the clock: a thousand synced taps
