@@ -153,8 +153,10 @@ storm_cpu=$(cpu_ns "$S/daemon.pid")
 [ "$storm_conn" -le $((N + N / 10)) ] || check_err 1 "storm: $storm_conn QMP connections for $N VMs"
 # A QEMU's first conversation also asks which interface its device has
 # (qom-get host_gso_max, docs/qemu.md) and, after the set, whether the guest
-# negotiated the feature (x-query-virtio-status): four commands, then two.
-[ "$storm_qmp" -le $((4 * storm_conn)) ] || check_err 1 "storm: $storm_qmp QMP commands"
+# negotiated the feature (x-query-virtio-status), and before that which device
+# is on the tap, from QEMU itself ("info network", qom-get netdev on the
+# command line's device id): six commands, then two.
+[ "$storm_qmp" -le $((6 * storm_conn)) ] || check_err 1 "storm: $storm_qmp QMP commands"
 [ "$storm_dumps" -eq "$storm_bursts" ] || check_err 1 "storm: $storm_dumps dumps for $storm_bursts bursts"
 [ "$storm_scans" -le "$storm_bursts" ] || check_err 1 "storm: $storm_scans /proc scans for $storm_bursts bursts"
 [ "$storm_bursts" -lt "$storm_events" ] || check_err 1 "storm: $storm_bursts bursts for $storm_events events: not coalesced"

@@ -17,9 +17,18 @@
 #   evilqmp  -qmp unix:/S/plain.qmp, netdev hn0 (claims the plain VM's socket)
 #   evildom  -name guest=dom1                  (claims libvirt domain dom1)
 #
+# A command line that lies (issue 24, "devices from QEMU, not from argv"):
+#   liar    a managed QEMU (its -qmp socket listed) whose /proc/PID/cmdline
+#           was rewritten after start (a stand-in injecting the fault,
+#           QMP_STANDIN_ARGV_LIE): it gives tapL's netdev to tapM and the
+#           other way round, and names device zz0 for tapG where QEMU has dg0.
+#           tapL, tapG in br0 (64000/64), tapM in br2 (20000/20).
+#
 # Checks: no victim is ever set to the impostors' 20000/20; each impostor's
 # tap is reported "untrusted" with the reason; the victims stay synced at
-# 64000/64; --once exits non-zero while a tap is untrusted.
+# 64000/64; --once exits non-zero while a tap is untrusted; each of the
+# liar's devices gets its own tap's limits (QEMU's "info network" and
+# qom-get netdev, not the command line), the lie logged as not believed.
 # shellcheck disable=SC2317 # helpers run through slowwait look unreachable
 set -euo pipefail
 # shellcheck source=tests/lib.sh
@@ -159,6 +168,38 @@ slowwait 15 state_is vnet2 synced ||
 	check_err 1 "vnet2: $(tap_field vnet2 .state) ($(tap_field vnet2 '.error // ""')), want synced"
 grep -q "size=64000 segs=64 tap=vnet2" "$SETLOG" || check_err 1 "dom2 was not set"
 log_test "libvirt's start order (tap held before exec, records after): set, not given up"
+
+# The liar: QEMU's word on its devices against its command line's.
+vm liar "" QMP_STANDIN_LOG="$SETLOG" \
+	QMP_STANDIN_ARGV_LIE="ifname=tapL=ifname=tapM,ifname=tapM=ifname=tapL,id=dg0=id=zz0" -- \
+	"$STANDIN" -qmp "unix:$S/liar.qmp,server=on,wait=off" \
+	-netdev tap,id=hl0,ifname=tapL -device virtio-net-pci,netdev=hl0,id=dl0 \
+	-netdev tap,id=hl1,ifname=tapM -device virtio-net-pci,netdev=hl1,id=dl1 \
+	-netdev tap,id=hg0,ifname=tapG -device virtio-net-pci,netdev=hg0,id=dg0
+tr '\0' ' ' <"/proc/${VM_PID[liar]}/cmdline" >"$LOG/liar-cmdline.txt"
+grep -q "id=hl0,ifname=tapM .*id=hl1,ifname=tapL .*id=zz0" "$LOG/liar-cmdline.txt" ||
+	check_err 1 "the stand-in's command line was not rewritten: $(cat "$LOG/liar-cmdline.txt")"
+for spec in "tapL br0" "tapM br2" "tapG br0"; do
+	read -r tap br <<<"$spec"
+	h link set dev "$tap" master "$br" up
+done
+for spec in "tapL 64000/64" "tapM 20000/20" "tapG 64000/64"; do
+	read -r tap want <<<"$spec"
+	slowwait 10 state_is "$tap" synced ||
+		check_err 1 "$tap: $(tap_field "$tap" .state) ($(tap_field "$tap" '.error // ""')), want synced"
+	check_eq "$tap's limits" "$(tap_field "$tap" '.set | "\(.size)/\(.segs)"')" "$want"
+done
+check_eq "tapL's device" "$(tap_field tapL .vmm.device)" /machine/peripheral/dl0
+check_eq "tapM's device" "$(tap_field tapM .vmm.device)" /machine/peripheral/dl1
+check_eq "tapG's device" "$(tap_field tapG .vmm.device)" /machine/peripheral/dg0
+# Each device only ever told its own tap's path (the stand-in logs the tap it holds).
+check_eq "qom-set lines of a device told another tap's path" \
+	"$(grep -cE 'qom-set /machine/peripheral/(dl0 .*size=20000|dl1 .*size=64000|zz0)' "$SETLOG" || true)" 0
+grep -q "tapM: pid ${VM_PID[liar]}'s command line names device /machine/peripheral/dl0 for it, but QEMU says that device is on another netdev; not believed" "$LOG/daemon.log" ||
+	check_err 1 "no log line saying tapM's command line is not believed"
+grep -q "tapG: pid ${VM_PID[liar]}'s command line names device /machine/peripheral/zz0 for it, but QEMU says there is no such device; not believed" "$LOG/daemon.log" ||
+	check_err 1 "no log line saying tapG's device zz0 is not believed"
+log_test "a command line that lies about its devices is not believed: QEMU names each tap's device"
 
 rc=0
 "$LIMITSD" "${DAEMON_ARGS[@]}" --once --json >"$LOG/once.json" 2>"$LOG/once.log" || rc=$?

@@ -15,9 +15,15 @@
  *   plain     -qmp unix:PATH,server=on or -chardev socket,id=X,path=PATH,
  *             server=on + -mon chardev=X,mode=control.
  *
- * The device: the -device virtio-net-* whose netdev= is that -netdev; its
- * id gives /machine/peripheral/ID, without one it is found at run time
- * (qom-list /machine/peripheral-anon, qom-get netdev).
+ * The device is QEMU's word, not the command line's (job.c): "info network"
+ * names the netdev holding the tap (ifname=TAP, or fd=N with N one of the
+ * holder's descriptors of it), qom-list and qom-get netdev the virtio-net
+ * device on it.  The command line (the -netdev naming the tap, the
+ * -device on it) is only a hint: its netdev is used when QEMU's text does
+ * not name the tap, its device id is the first device asked about, and
+ * both are believed only when QEMU confirms them (a process can write any
+ * command line, or have hot-plugged another device since).  libvirt's
+ * status file, the manager's own record, names the device directly.
  */
 #include <fnmatch.h>
 #include <stdio.h>
@@ -43,13 +49,20 @@ const char *endpoint_kind_name(enum ep_kind k)
 
 void endpoint_describe(const struct endpoint *ep, char *buf, size_t len)
 {
-	const char *dev = ep->qom[0] ? ep->qom : ep->device_id;
+	char dev[QEMU_OPT_MAX + 96];
 
-	if (ep->kind == EP_LIBVIRT)
-		snprintf(buf, len, "virsh domain %s, device %s", ep->domain,
-			 dev[0] ? dev : "(anonymous)");
+	if (ep->qom[0])
+		snprintf(dev, sizeof(dev), "%s", ep->qom);
+	else if (ep->hint_device_id[0])
+		/* Before QEMU was asked (--dry-run): what its command line says. */
+		snprintf(dev, sizeof(dev), "/machine/peripheral/%s (its command line; QEMU not "
+			 "asked yet)", ep->hint_device_id);
 	else
-		snprintf(buf, len, "%s, device %s", ep->socket, dev[0] ? dev : "(anonymous)");
+		snprintf(dev, sizeof(dev), "(not known until QEMU is asked)");
+	if (ep->kind == EP_LIBVIRT)
+		snprintf(buf, len, "virsh domain %s, device %s", ep->domain, dev);
+	else
+		snprintf(buf, len, "%s, device %s", ep->socket, dev);
 }
 
 /* How many distinct taps process @pid holds (a tap-per-netdev fallback needs exactly one). */
@@ -82,12 +95,11 @@ static bool socket_listed(const char *path)
 	return false;
 }
 
-/* qemu-server's device for tap<VMID>i<N>: -netdev id=net<N>, -device id=net<N>. */
+/* qemu-server's device for tap<VMID>i<N>: -netdev id=net<N>, -device id=net<N> (a hint). */
 static void proxmox_device(struct endpoint *ep, unsigned int net)
 {
-	snprintf(ep->netdev, sizeof(ep->netdev), "net%u", net);
-	snprintf(ep->device_id, sizeof(ep->device_id), "net%u", net);
-	snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/net%u", net);
+	snprintf(ep->hint_netdev, sizeof(ep->hint_netdev), "net%u", net);
+	snprintf(ep->hint_device_id, sizeof(ep->hint_device_id), "net%u", net);
 }
 
 bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct tap_holders *all)
@@ -101,6 +113,8 @@ bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct ta
 	memset(ep, 0, sizeof(*ep));
 	t->vmm_note[0] = '\0';
 	t->untrusted = false;
+	t->nfds = h->nfds < TAP_HOLDER_MAX_FDS ? h->nfds : TAP_HOLDER_MAX_FDS;
+	memcpy(t->fds, h->fds, t->nfds * sizeof(t->fds[0]));
 
 	/* 1. The management layer's records, which name the tap and its QEMU's pid. */
 	ret = manager_libvirt(ld_cfg.libvirt_run_dir, t->ifname, h->pid, ep, t->vmm_note,
@@ -122,25 +136,25 @@ bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct ta
 			}
 			ep->kind = EP_PROXMOX;
 			/*
-			 * The holder is the VM's QEMU (its pid file says so): its own
-			 * -netdev/-device name the device; a NIC hot-plugged with
-			 * `qm set --netN` is not there, qemu-server names it net<N>.
+			 * The holder is the VM's QEMU (its pid file says so); QEMU
+			 * itself names the device (job.c).  Hints: its own -netdev/
+			 * -device, or for a NIC hot-plugged with `qm set --netN`
+			 * (not there) qemu-server's names, net<N>.
 			 */
 			if (!qemu_args_read(h->pid, &a)) {
 				bool found = qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds,
-								     taps_of(all, h->pid) == 1, ep->netdev,
-								     sizeof(ep->netdev)) &&
-					     qemu_cmdline_netdev_device(&a, ep->netdev, driver,
-									sizeof(driver), ep->device_id,
-									sizeof(ep->device_id)) &&
-					     ep->device_id[0];
+								     taps_of(all, h->pid) == 1,
+								     ep->hint_netdev,
+								     sizeof(ep->hint_netdev)) &&
+					     qemu_cmdline_netdev_device(&a, ep->hint_netdev, driver,
+									sizeof(driver),
+									ep->hint_device_id,
+									sizeof(ep->hint_device_id)) &&
+					     ep->hint_device_id[0];
 
 				qemu_args_free(&a);
-				if (found) {
-					snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s",
-						 ep->device_id);
+				if (found)
 					return true;
-				}
 			}
 			proxmox_device(ep, net);
 			return true;
@@ -162,24 +176,14 @@ bool endpoint_resolve(struct tap *t, const struct tap_holder *h, const struct ta
 		goto untrusted;
 	}
 	/*
-	 * The command line is a hint: a tap of -nic, or of a netdev hot-plugged
-	 * later, is not there; QEMU then names it (job.c, "info network").
+	 * The command line is a hint (QEMU names the device, job.c): a tap of
+	 * -nic, or of a netdev hot-plugged later, is not there at all.
 	 */
 	if (qemu_cmdline_tap_netdev(&a, t->ifname, h->fds, h->nfds, taps_of(all, h->pid) == 1,
-				    ep->netdev, sizeof(ep->netdev))) {
-		if (!qemu_cmdline_netdev_device(&a, ep->netdev, driver, sizeof(driver),
-						ep->device_id, sizeof(ep->device_id))) {
-			snprintf(t->vmm_note, sizeof(t->vmm_note),
-				 "pid %d: no virtio-net -device with netdev=%s", (int)h->pid,
-				 ep->netdev);
-			goto fail;
-		}
-		if (ep->device_id[0])
-			snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s",
-				 ep->device_id);
-	} else {
-		ep->netdev[0] = '\0';
-	}
+				    ep->hint_netdev, sizeof(ep->hint_netdev)) &&
+	    !qemu_cmdline_netdev_device(&a, ep->hint_netdev, driver, sizeof(driver),
+					ep->hint_device_id, sizeof(ep->hint_device_id)))
+		ep->hint_device_id[0] = '\0';
 
 	if (qemu_cmdline_proxmox_vmid(&a, &vmid)) {
 		/* -id VMID with a tap not named by qemu-server: its pid file must agree. */

@@ -10,8 +10,11 @@
  * `virsh qemu-monitor-command DOMAIN --pretty JSON` per command, its
  * stdout read the same way (virsh prints QEMU's reply, errors included).
  *
- * Commands: qom-list /machine/peripheral-anon and qom-get ... netdev
- * (only for a device without id), then
+ * Commands: the device first, from QEMU itself (once per QEMU, endpoint.c):
+ * human-monitor-command "info network" (the netdev holding the tap), then
+ * qom-get ... netdev on the command line's device id if it has one, else
+ * (or if that is not the netdev's device) qom-list of the device
+ * containers and qom-get netdev on each virtio-net device; then
  *   {"execute":"qom-set","arguments":{"path":P,"property":"host-gso-limits",
  *    "value":{"size":N,"segs":M}}}
  * on the device, or on its virtio-backend child if the property is not
@@ -68,6 +71,7 @@ struct job {
 	char *cand[JOB_MAX_CANDIDATES];	/* anonymous virtio-net devices */
 	size_t ncand, icand;
 	size_t icont, ncont;		/* STEP_LIST: containers[icont], of ncont to list */
+	bool hint_cand;			/* cand[0] is the command line's device, unconfirmed */
 	bool tried_backend;
 	bool set_ok;			/* the qom-set went through (STEP_STATUS follows) */
 	bool status_only;		/* only ask whether the guest negotiated the feature */
@@ -282,22 +286,45 @@ static void step_command(struct job *j, char *buf, size_t len)
 	}
 }
 
-/* In "info network" text @info, the netdev whose tap is @ifname, into @out. */
-static bool info_network_netdev(const char *info, const char *ifname, char *out, size_t len)
+/* Whether @key occurs in [@line, @end) as a whole option ("...,KEY," or at the end). */
+static bool has_option(const char *line, const char *end, const char *key)
+{
+	const char *p = line;
+	size_t n = strlen(key);
+
+	while ((p = strstr(p, key)) && p < end) {
+		if ((p == line || p[-1] == ',' || p[-1] == ' ') &&
+		    (p[n] == ',' || p[n] == '\r' || p + n == end))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/*
+ * In "info network" text @info, the netdev whose tap is @t's: QEMU prints a
+ * tap it opened as "ifname=TAP,...", one it was given as "fd=N" (N its
+ * descriptor: one of the holder's descriptors of this tap).  Into @out.
+ */
+static bool info_network_netdev(const char *info, const struct tap *t, char *out, size_t len)
 {
 	const char *line = info;
 
 	while (line && *line) {
 		const char *end = strchr(line, '\n'), *p, *colon;
 		char key[IF_NAMESIZE + 16];
-		size_t n;
+		bool mine;
+		size_t n, k;
 
 		if (!end)
 			end = line + strlen(line);
-		snprintf(key, sizeof(key), "ifname=%s", ifname);
-		p = strstr(line, key);
-		if (p && p < end && (p[strlen(key)] == ',' || p[strlen(key)] == '\r' ||
-				     p + strlen(key) == end)) {
+		snprintf(key, sizeof(key), "ifname=%s", t->ifname);
+		mine = has_option(line, end, key) && has_option(line, end, "type=tap");
+		for (k = 0; !mine && k < t->nfds; k++) {
+			snprintf(key, sizeof(key), "fd=%d", t->fds[k]);
+			mine = has_option(line, end, key) && has_option(line, end, "type=tap");
+		}
+		if (mine) {
 			p = line;
 			while (p < end && (*p == ' ' || *p == '\\'))
 				p++;
@@ -361,27 +388,41 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		/*
 		 * QEMU's own word on which netdev holds the tap: "info network"
 		 * lists each NIC and, under it, " \ NETDEV: index=0,type=tap,
-		 * ifname=TAP,...".  For -nic, hot-plugged netdevs, anything the
-		 * command line does not say.
+		 * ifname=TAP,..." (or fd=N).  The command line's netdev only if
+		 * QEMU's text does not say (no such command, a tap QEMU names
+		 * otherwise); the device found on it below confirms or refutes it.
 		 */
-		if (!ret || ret->type != JV_STRING || !info_network_netdev(ret->string, t->ifname,
+		if (!ret || ret->type != JV_STRING || !info_network_netdev(ret->string, t,
 									    t->ep.netdev,
 									    sizeof(t->ep.netdev))) {
-			job_refused(j, TAP_FAILED, "QEMU's 'info network' has no netdev with ifname=%s",
-				    t->ifname);
-			return;
+			if (!t->ep.hint_netdev[0]) {
+				job_refused(j, TAP_FAILED, "QEMU's 'info network' has no netdev with "
+					    "ifname=%s or one of its descriptors", t->ifname);
+				return;
+			}
+			snprintf(t->ep.netdev, sizeof(t->ep.netdev), "%s", t->ep.hint_netdev);
+		}
+		if (t->ep.hint_device_id[0] && plain_text(t->ep.hint_device_id)) {
+			/* Ask about the command line's device first: one command when it is true. */
+			char path[QEMU_OPT_MAX + 64];
+
+			snprintf(path, sizeof(path), "/machine/peripheral/%s", t->ep.hint_device_id);
+			j->cand[0] = strdup(path);
+			if (!j->cand[0])
+				fail_errno("strdup");
+			j->ncand = 1;
+			j->icand = 0;
+			j->hint_cand = true;
+			j->step = STEP_GET_NETDEV;
+			break;
 		}
 		j->step = STEP_LIST;
 		j->icont = 0;
 		j->ncont = sizeof(containers) / sizeof(containers[0]);
 		break;
 	case STEP_LIST:
-		if (err || ret->type != JV_ARRAY) {
-			job_refused(j, TAP_FAILED, "qom-list %s: %s", containers[j->icont],
-				    desc ? desc : "not a list");
-			return;
-		}
-		for (i = 0; i < ret->count && j->ncand < JOB_MAX_CANDIDATES; i++) {
+		/* A container QEMU does not have (an error) holds no device: the next one. */
+		for (i = 0; ret && ret->type == JV_ARRAY && i < ret->count && j->ncand < JOB_MAX_CANDIDATES; i++) {
 			const char *name = jv_get_string(&ret->items[i], "name");
 			const char *type = jv_get_string(&ret->items[i], "type");
 			char path[QEMU_OPT_MAX + 64];
@@ -397,7 +438,7 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		if (++j->icont < j->ncont)
 			break;	/* the next container */
 		if (!j->ncand) {
-			job_refused(j, TAP_FAILED, "no anonymous virtio-net device in QEMU");
+			job_refused(j, TAP_FAILED, "no virtio-net device in QEMU");
 			return;
 		}
 		j->step = STEP_GET_NETDEV;
@@ -407,6 +448,22 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		if (ret && ret->type == JV_STRING && !strcmp(ret->string, t->ep.netdev)) {
 			snprintf(t->ep.qom, sizeof(t->ep.qom), "%s", j->cand[j->icand]);
 			j->step = t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
+		} else if (j->hint_cand) {
+			char label[96];
+
+			/* The command line's device is not there, or not on this netdev: list. */
+			ld_logp(LD_WARNING, "%s: pid %d's command line names device %s for it, but "
+				"QEMU says %s; not believed, looking up the device of netdev %s",
+				tap_label(t, label, sizeof(label)), (int)t->pid, j->cand[0],
+				ret && ret->type == JV_STRING ? "that device is on another netdev" :
+				"there is no such device", t->ep.netdev);
+			free(j->cand[0]);
+			j->cand[0] = NULL;
+			j->ncand = 0;
+			j->hint_cand = false;
+			j->step = STEP_LIST;
+			j->icont = 0;
+			j->ncont = sizeof(containers) / sizeof(containers[0]);
 		} else if (++j->icand == j->ncand) {
 			job_refused(j, TAP_FAILED, "no virtio-net device with netdev %s", t->ep.netdev);
 			return;
@@ -752,9 +809,9 @@ bool job_start(struct tap *t, double now)
 	j->fd = -1;
 	target(t, &j->size, &j->segs);
 	j->step = !t->ep.qom[0] ? STEP_LIST : t->ep.prop == PROP_UNKNOWN ? STEP_PROBE : STEP_SET;
-	j->ncont = 1;
+	j->ncont = sizeof(containers) / sizeof(containers[0]);
 	if (!t->ep.qom[0] && !t->ep.netdev[0])
-		j->step = STEP_INFO;	/* not on the command line: ask QEMU */
+		j->step = STEP_INFO;	/* the device not known yet: ask QEMU */
 	if (!t->want_sync && t->want_status && t->ep.qom[0] && t->applied) {
 		/* Synced already: only ask whether the guest negotiated the feature. */
 		j->status_only = true;

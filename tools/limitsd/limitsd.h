@@ -85,8 +85,12 @@ struct endpoint {
 	enum ep_kind kind;
 	char socket[108];		/* EP_PROXMOX, EP_QMP_SOCKET */
 	char domain[QEMU_OPT_MAX];	/* EP_LIBVIRT */
+	/* From the manager's records (libvirt) or from QEMU over QMP, never from argv: */
 	char netdev[QEMU_OPT_MAX];
 	char device_id[QEMU_OPT_MAX];	/* "": an anonymous device, found with qom-list */
+	/* The holder's command line: a hint, used only where QMP cannot say and checked there. */
+	char hint_netdev[QEMU_OPT_MAX];
+	char hint_device_id[QEMU_OPT_MAX];
 	char qom[QEMU_OPT_MAX + 64];	/* the device's QOM path once known */
 	bool backend;			/* the property sits on qom + "/virtio-backend" */
 	enum { PROP_UNKNOWN, PROP_V3, PROP_V2 } prop;	/* host_gso_max, host-gso-limits */
@@ -128,6 +132,8 @@ struct tap {
 	/* its QEMU */
 	pid_t pid;
 	unsigned long long starttime;
+	int fds[TAP_HOLDER_MAX_FDS];	/* the holder's descriptors of this tap ("info network": fd=N) */
+	size_t nfds;
 	struct endpoint ep;
 	char vmm_note[QEMU_OPT_MAX + 256];		/* why there is no endpoint */
 	bool untrusted;			/* the holder does not match the manager's records */

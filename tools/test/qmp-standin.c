@@ -22,7 +22,8 @@
  * opened onto descriptor N, as libvirt passes it), and serves QMP on the
  * command line's server socket (or QMP_STANDIN_SOCKET, the socket a
  * libvirtd would hold): greeting, qmp_capabilities, qom-set, qom-get,
- * qom-list, one client at a time as QEMU's monitor does.  Every command it
+ * qom-list, human-monitor-command "info network" (QEMU's text: each NIC and
+ * under it its tap, "ifname=TAP,..." or "fd=N"), one client at a time as QEMU's monitor does.  Every command it
  * is told is appended to QMP_STANDIN_LOG as one line:
  *
  *   <pid> qom-set <path> host-gso-limits size=<N> segs=<M> tap=<TAP> t=<wall time>
@@ -39,6 +40,11 @@
  *   QMP_STANDIN_STUCK=1    accept connections and never answer (a hung QEMU)
  *   QMP_STANDIN_BRIDGE=BR  put its taps into bridge BR and up, as Proxmox's
  *                          tap script does when QEMU creates the tap
+ *   QMP_STANDIN_ARGV_LIE=FROM=TO[,FROM=TO]...  fault injection: once its devices
+ *                          are set up from the true command line, rewrite its own
+ *                          argv memory (what /proc/PID/cmdline shows) replacing
+ *                          each FROM by TO (same length), as any process can:
+ *                          a command line that names devices QMP does not have
  *   QMP_STANDIN_PROXMOX_DIR=DIR  many VMs in one process (the scale benchmark:
  *                          a machine shared with other work must not get a
  *                          thousand processes): a QMP socket DIR/VMID.qmp for
@@ -482,6 +488,10 @@ static void cmd_qom_list(int fd, const struct jv *id, const struct jv *args)
 	size_t i, shown = 0;
 
 	log_line("qom-list %s", path ? path : "");
+	if (path && !strcmp(path, "/machine/unattached")) {
+		send_return(fd, id, "[]");	/* -nic's devices: none here */
+		return;
+	}
 	if (!path || (!anon && strcmp(path, "/machine/peripheral"))) {
 		send_error(fd, id, "DeviceNotFound", "Device '%s' not found", path ? path : "");
 		return;
@@ -500,6 +510,63 @@ static void cmd_qom_list(int fd, const struct jv *id, const struct jv *args)
 	}
 	fputs("]", r.f);
 	reply_send(&r, fd, id);
+}
+
+/* In the many-VMs mode, the VM whose socket is being served (-1: every NIC). */
+static long serving_vmid = -1;
+
+static bool nic_served(const struct nic *n)
+{
+	unsigned int vmid, net;
+
+	return serving_vmid < 0 || (qemu_proxmox_tap_name(n->ifname, &vmid, &net) &&
+				    vmid == (unsigned long)serving_vmid);
+}
+
+/* human-monitor-command: "info network" as QEMU prints it (net/net.c, net/tap.c). */
+static void cmd_hmp(int fd, const struct jv *id, const struct jv *args)
+{
+	const char *line = jv_get_string(args, "command-line");
+	char *text = NULL, tap[QEMU_OPT_MAX + 64];
+	size_t len = 0, i;
+	struct reply r;
+	FILE *f;
+
+	if (!line || strcmp(line, "info network")) {
+		send_return(fd, id, "\"\"");
+		return;
+	}
+	log_line("human-monitor-command info network");
+	f = open_memstream(&text, &len);
+	if (!f)
+		fail_errno("open_memstream");
+	for (i = 0; i < nic_count; i++) {
+		const struct nic *n = &nics[i];
+		const char *name = strrchr(n->qom, '/');
+
+		if (!nic_served(n))
+			continue;
+		if (n->by_fd)
+			snprintf(tap, sizeof(tap), "fd=%s", n->open_val);
+		else
+			snprintf(tap, sizeof(tap), "ifname=%s,script=no,downscript=no", n->ifname);
+		if (n->has_device && name && strncmp(n->qom, "/machine/peripheral-anon", 24))
+			fprintf(f, "%s: index=0,type=nic,model=%s,macaddr=52:54:00:12:34:%02zx\r\n"
+				" \\ %s: index=0,type=tap,%s\r\n", name + 1, n->driver, i & 0xff,
+				n->netdev, tap);
+		else if (n->has_device)
+			fprintf(f, "%s.%zu: index=0,type=nic,model=%s,macaddr=52:54:00:12:34:%02zx\r\n"
+				" \\ %s: index=0,type=tap,%s\r\n", n->driver, i, n->driver, i & 0xff,
+				n->netdev, tap);
+		else
+			fprintf(f, "%s: index=0,type=tap,%s\r\n", n->netdev, tap);
+	}
+	fclose(f);
+	reply_start(&r);
+	fputs("{\"return\":", r.f);
+	json_print_string(r.f, text);
+	reply_send(&r, fd, id);
+	free(text);
 }
 
 /* One message from the client; false when the connection should end. */
@@ -530,6 +597,8 @@ static bool handle_message(int fd, const char *msg, size_t len, bool *negotiated
 		cmd_qom_list(fd, id, args);
 	} else if (!strcmp(cmd, "x-query-virtio-status")) {
 		cmd_virtio_status(fd, id, args);
+	} else if (!strcmp(cmd, "human-monitor-command")) {
+		cmd_hmp(fd, id, args);
 	} else if (!strcmp(cmd, "qmp_capabilities")) {
 		send_error(fd, id, "CommandNotFound", "Capabilities negotiation is already complete, command ignored");
 	} else {
@@ -590,6 +659,7 @@ static int listen_unix(const char *path)
 }
 
 static struct pollfd listeners[MAX_NICS + 1];
+static long listener_vmid[MAX_NICS + 1];	/* the many-VMs mode's VM, else -1 */
 static size_t nlisteners;
 
 /* Serve the connections waiting on any socket (@timeout_ms: how long to wait for one). */
@@ -607,7 +677,9 @@ static void serve_ready(int timeout_ms)
 		cfd = accept4(listeners[i].fd, NULL, NULL, SOCK_CLOEXEC);
 		if (cfd < 0)
 			continue;
+		serving_vmid = listener_vmid[i];
 		serve_client(cfd);
+		serving_vmid = -1;
 		close(cfd);
 	}
 }
@@ -618,10 +690,11 @@ static void serve_pending(void)
 		serve_ready(0);
 }
 
-static void add_listener(int fd)
+static void add_listener(int fd, long vmid)
 {
 	if (nlisteners == sizeof(listeners) / sizeof(listeners[0]))
 		fail_msg("too many QMP sockets");
+	listener_vmid[nlisteners] = vmid;
 	listeners[nlisteners++] = (struct pollfd){ .fd = fd, .events = POLLIN };
 }
 
@@ -642,7 +715,7 @@ static void listen_per_vm(const struct qemu_args *a, const char *dir)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%u.qmp", dir, vmid) >= (int)sizeof(path))
 			fail_msg("%s: path too long", dir);
-		add_listener(listen_unix(path));
+		add_listener(listen_unix(path), (long)vmid);
 		/* qemu-server's record of the VM's QEMU (-pidfile): this process. */
 		snprintf(path, sizeof(path), "%s/%u.pid", dir, vmid);
 		{
@@ -722,6 +795,45 @@ static int exec_with_tap(const char *fdstr, const char *ifname, const char *brid
 	fail_msg("exec %s: %s", argv[0], strerror(errno));
 }
 
+/* QMP_STANDIN_ARGV_LIE: FROM=TO pairs, each FROM replaced by TO in argv's own memory. */
+static void argv_lie(int argc, char **argv, const char *spec)
+{
+	char *copy = strdup(spec), *save = NULL, *pair;
+	const char *from[16], *to[16];
+	size_t npairs = 0, k;
+	int i;
+
+	if (!copy)
+		fail_errno("strdup");
+	for (pair = strtok_r(copy, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
+		/* FROM and TO have one length: the '=' between them is the middle one. */
+		size_t len = strlen(pair);
+		char *eq = pair + len / 2;
+
+		if (npairs == 16 || !(len % 2) || *eq != '=')
+			fail_msg("QMP_STANDIN_ARGV_LIE: FROM=TO pairs of equal length expected");
+		*eq = '\0';
+		from[npairs] = pair;
+		to[npairs++] = eq + 1;
+	}
+	for (i = 1; i < argc; i++) {
+		char *p = argv[i];
+
+		while (*p) {
+			for (k = 0; k < npairs; k++)
+				if (!strncmp(p, from[k], strlen(from[k])))
+					break;
+			if (k == npairs) {
+				p++;
+				continue;
+			}
+			memcpy(p, to[k], strlen(to[k]));
+			p += strlen(to[k]);
+		}
+	}
+	free(copy);
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -775,10 +887,12 @@ int main(int argc, char **argv)
 	else
 		qemu_cmdline_qmp_socket(&a, path, sizeof(path));
 	if (path[0])
-		add_listener(listen_unix(path));
+		add_listener(listen_unix(path), -1);
 	if ((env = getenv("QMP_STANDIN_PROXMOX_DIR")))
 		listen_per_vm(&a, env);
 	setup_nics(&a, bridge);
+	if ((env = getenv("QMP_STANDIN_ARGV_LIE")))
+		argv_lie(argc, argv, env);
 	{
 		const char *pf = qemu_args_next(&a, "pidfile", &pos);
 
