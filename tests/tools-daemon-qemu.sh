@@ -18,11 +18,17 @@
 #           one hot-plugged over QMP (netdev_add + device_add): both found
 #           through QEMU itself ("info network", qom-list)
 #
+#   m110    plain, -machine pc-i440fx-11.0, a device with no GSO argument
+#   m102    the same on pc-i440fx-10.2 (hw_compat_10_2)
+#
 # libvirt runs for real in tools-daemon-libvirt.sh.
 #
 # Checks: each offered device ends with the path's limits (read back with
 # qom-get from QEMU itself), a port joining the bridge reaches them all, the
-# device without the feature is reported in QEMU's words.
+# device without the feature is reported in QEMU's words; gso-doctor knows
+# that a device with no GSO argument offers the feature on machine type 11.0
+# and not on 10.2 (QEMU's x-query-virtio-status says which, and the daemon
+# agrees).
 # shellcheck disable=SC2317 # helpers run through slowwait look unreachable
 set -euo pipefail
 # shellcheck source=tests/lib.sh
@@ -145,5 +151,50 @@ for tap in tapnic taphp; do
 		check_err 1 "$tap ($dev): $(qom_limits "$S/nicvm.qmp" "$dev"), want 60000/60"
 done
 log_test "real QEMU: -nic and a hot-plugged NIC, found through QMP, set"
+
+# v3: host_gso_limits on by default from machine type 11.0, off in hw_compat_10_2.
+if [ "$QEMU_GSO_IFACE" = v3 ]; then
+	for mt in 110:pc-i440fx-11.0 102:pc-i440fx-10.2; do
+		qemu_bg "m${mt%%:*}" "$QEMU" -nodefaults -display none -machine "${mt#*:}" -accel tcg -m 64 \
+			-L "$FIRMWARE" -bios "$FIRMWARE/qboot.rom" \
+			-qmp "unix:$S/m${mt%%:*}.qmp,server=on,wait=off" \
+			-netdev "tap,id=hn0,ifname=tapm${mt%%:*},script=$S/ifup,downscript=no" \
+			-device virtio-net-pci,netdev=hn0,id=nic0
+	done
+	offered() { # NAME: whether QEMU itself says the device offers the feature
+		qmp "$S/$1.qmp" '{"execute":"x-query-virtio-status","arguments":{"path":"/machine/peripheral/nic0/virtio-backend"}}' |
+			jq -r '[.return."host-features"."dev-features"[] | select(startswith("VIRTIO_NET_F_GSO_LIMITS"))] | length'
+	}
+	check_eq "QEMU: pc-i440fx-11.0's device offers VIRTIO_NET_F_GSO_LIMITS" "$(offered m110)" 1
+	check_eq "QEMU: pc-i440fx-10.2's device does not" "$(offered m102)" 0
+	doctor_json() { # TAP CONTROL: the tap's gso-path-limit finding
+		ip netns exec "$HOST" "$GSO_TOP/tools/build/gso-doctor" --host --json --limitsd "$2" "$1" |
+			jq -c '.findings[] | select(.id == "gso-path-limit")'
+	}
+	f=$(doctor_json tapm110 none || true) # exit status 1: it warns
+	check_eq "doctor, 11.0: feature" "$(jq -r .evidence.gso_limits_feature <<<"$f")" offered_no_limit
+	check_eq "doctor, 11.0: machine" "$(jq -r .evidence.machine <<<"$f")" pc-i440fx-11.0
+	check_eq "doctor, 11.0: QEMU has the series" "$(jq -r .evidence.qemu_gso_series <<<"$f")" yes
+	jq -r '.fix[]' <<<"$f" | grep -q "offers VIRTIO_NET_F_GSO_LIMITS with no limit .*gso-limitsd" ||
+		check_err 1 "doctor, 11.0: no run-time fix: $(jq -c .fix <<<"$f")"
+	f=$(doctor_json tapm102 none || true) # exit status 1: it warns
+	check_eq "doctor, 10.2: feature" "$(jq -r .evidence.gso_limits_feature <<<"$f")" not_offered_machine_type
+	jq -r '.fix[]' <<<"$f" | grep -q "host_gso_limits=on,host_gso_max_size=60000,host_gso_max_segs=60" ||
+		check_err 1 "doctor, 10.2: the fix does not turn host_gso_limits on: $(jq -c .fix <<<"$f")"
+	log_test "gso-doctor: a device with no arguments offers the feature on machine type 11.0, not on 10.2"
+
+	# The daemon: sets the 11.0 device, reports the 10.2 one; the doctor agrees with both.
+	slowwait 20 limits_are "$S/m110.qmp" /machine/peripheral/nic0 60000/60 ||
+		check_err 1 "m110: $(qom_limits "$S/m110.qmp" /machine/peripheral/nic0), want 60000/60"
+	slowwait 10 grep -q "tapm102: .*does not offer the GSO limits feature" "$LOG/daemon.log" ||
+		check_err 1 "the daemon does not report m102's device"
+	check_eq "doctor with the daemon, 11.0" \
+		"$(doctor_json tapm110 "$S/ctl" | jq -r '"\(.severity) \(.evidence.gso_limits_feature)"')" \
+		"info set_by_gso_limitsd"
+	check_eq "doctor with the daemon, 10.2" \
+		"$(doctor_json tapm102 "$S/ctl" | jq -r '"\(.severity) \(.evidence.gso_limits_feature) \(.evidence.gso_limitsd_state)"')" \
+		"warning not_offered_machine_type unsupported"
+	log_test "gso-doctor and the daemon agree on both machine types"
+fi
 
 tests_exit

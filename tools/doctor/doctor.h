@@ -92,6 +92,25 @@ struct doctor_limitsd_tap {
 bool doctor_limitsd_tap(struct doctor_ctx *ctx, const struct link_info *tap,
 			struct doctor_limitsd_tap *out);
 
+/* host_offer.c: whether the tap's device offers VIRTIO_NET_F_GSO_LIMITS with no limit given */
+struct vmm_info;
+enum doctor_offer_state {
+	DOCTOR_OFFER_UNKNOWN,		/* the QEMU binary could not be read */
+	DOCTOR_OFFER_NO_SERIES,		/* a QEMU without the series: never offered */
+	DOCTOR_OFFER_ON,		/* offered (machine type >= 11.0, or host_gso_limits=on) */
+	DOCTOR_OFFER_MACHINE_OFF,	/* machine type 10.2 or older (hw_compat_10_2): not offered */
+	DOCTOR_OFFER_PROP_OFF,		/* host_gso_limits=off: not offered */
+};
+struct doctor_offer {
+	enum doctor_offer_state state;
+	char machine[64];		/* -machine's type as given, "" if none */
+	int series;			/* the binary has the series: 1, 0, -1 not known */
+	int prop;			/* host_gso_limits= on the device or -global: 1, 0, -1 absent */
+};
+void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer *o);
+/* The version of a versioned machine type ("pc-q35-10.2"): 1, else 0 (an alias, "none"). */
+int doctor_machine_version(const char *type, unsigned int *major, unsigned int *minor);
+
 /* report.c */
 void doctor_report_init(struct doctor_report *r);
 void doctor_report_fini(struct doctor_report *r);

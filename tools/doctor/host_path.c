@@ -6,7 +6,9 @@
  * larger GSO packet from the guest is segmented in software on the host.
  * The VMM's command line says whether the negotiated limits
  * (VIRTIO_NET_F_GSO_LIMITS: host_gso_max_size/host_gso_max_segs) are
- * configured; a guest still has to be patched to use them.  A routed
+ * configured; with none there, whether the device offers the feature all
+ * the same (host_offer.c: on by default from machine type 11.0, off for
+ * 10.2 and older); a guest still has to be patched to use them.  A routed
  * tap's finding lists the routes the walk followed (evidence "routes").
  */
 #include <arpa/inet.h>
@@ -101,7 +103,8 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	enum doctor_severity sev = DOCTOR_WARNING;
 	const char *feature;
 	struct doctor_limitsd_tap ld;
-	bool managed = false;
+	struct doctor_offer offer;
+	bool managed = false, have_offer = false;
 
 	path_limits_compute(&ctx->table, tap, &p);
 	if (!path_limits_exceeded(&p))
@@ -113,7 +116,12 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 		vmm_prop(&vmm, tap->name, "host_gso_max_size", size_prop, sizeof(size_prop));
 		vmm_prop(&vmm, tap->name, "host_gso_max_segs", segs_prop, sizeof(segs_prop));
 		if (!size_prop[0] && !segs_prop[0] && !gso_auto) {
-			feature = "not_configured";
+			doctor_offer(&vmm, tap->name, &offer);
+			have_offer = true;
+			feature = offer.state == DOCTOR_OFFER_ON ? "offered_no_limit" :
+				  offer.state == DOCTOR_OFFER_MACHINE_OFF ? "not_offered_machine_type" :
+				  offer.state == DOCTOR_OFFER_PROP_OFF ? "not_offered_host_gso_limits_off" :
+				  "not_configured";
 		} else if (gso_auto ||
 			   ((!size_prop[0] || strtoul(size_prop, NULL, 10) <= p.max_size) &&
 			    (!segs_prop[0] || strtoul(segs_prop, NULL, 10) <= p.max_segs))) {
@@ -168,6 +176,13 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 		if (!managed && ld.error[0])
 			doctor_ev_str(f, "gso_limitsd_error", "%s", ld.error);
 	}
+	if (have_offer) {
+		doctor_ev_str(f, "machine", "%s", offer.machine[0] ? offer.machine : "(default)");
+		doctor_ev_str(f, "qemu_gso_series", "%s",
+			      offer.series > 0 ? "yes" : offer.series ? "unknown" : "no");
+		doctor_ev_str(f, "host_gso_limits", "%s",
+			      offer.prop > 0 ? "on" : offer.prop ? "default" : "off");
+	}
 	if (size_prop[0])
 		doctor_ev_str(f, "host_gso_max_size", "%s", size_prop);
 	if (segs_prop[0])
@@ -179,8 +194,23 @@ static void check_tap(struct doctor_ctx *ctx, const struct link_info *tap)
 	if (p.max_segs < PATH_NO_SEGS_LIMIT)
 		doctor_fix(f, "in the guest (any kernel): ip link set dev <guest-if> gso_max_segs %u",
 			   p.max_segs);
-	doctor_fix(f, "patched QEMU and guest: -device virtio-net-pci,...,host_gso_max_size=%u,"
-		   "host_gso_max_segs=%u (VIRTIO_NET_F_GSO_LIMITS)", p.max_size, p.max_segs);
+	if (have_offer && offer.state == DOCTOR_OFFER_ON)
+		doctor_fix(f, "the device offers VIRTIO_NET_F_GSO_LIMITS with no limit (machine type "
+			   "%s): give it the path's limits at run time, with gso-limitsd or over QMP: "
+			   "qom-set <device> host_gso_max {\"size\": %u, \"segs\": %u}",
+			   offer.machine[0] ? offer.machine : "(default)", p.max_size, p.max_segs);
+	else if (have_offer && offer.state == DOCTOR_OFFER_MACHINE_OFF)
+		doctor_fix(f, "machine type %s (10.2 or older, hw_compat_10_2) does not offer "
+			   "VIRTIO_NET_F_GSO_LIMITS: -device virtio-net-pci,...,host_gso_limits=on,"
+			   "host_gso_max_size=%u,host_gso_max_segs=%u, or a machine type >= 11.0 "
+			   "(a guest ABI change)", offer.machine, p.max_size, p.max_segs);
+	else if (have_offer && offer.state == DOCTOR_OFFER_PROP_OFF)
+		doctor_fix(f, "the device has host_gso_limits=off: -device virtio-net-pci,...,"
+			   "host_gso_limits=on,host_gso_max_size=%u,host_gso_max_segs=%u",
+			   p.max_size, p.max_segs);
+	else
+		doctor_fix(f, "patched QEMU and guest: -device virtio-net-pci,...,host_gso_max_size=%u,"
+			   "host_gso_max_segs=%u (VIRTIO_NET_F_GSO_LIMITS)", p.max_size, p.max_segs);
 	vmm_info_free(&vmm);
 }
 

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Whether a tap's virtio-net device offers VIRTIO_NET_F_GSO_LIMITS when
+ * its command line names no limit (qemu-patches v3, docs/qemu.md): the
+ * feature property host_gso_limits is on by default for machine types
+ * 11.0 and newer and off in hw_compat_10_2 (10.2 and older), so a device
+ * with no arguments on pc-q35-11.0 offers the feature with no limit
+ * (management sets one at run time: gso-limitsd), and the same device on
+ * pc-q35-10.2 does not offer it at all.
+ *
+ * Read from what the doctor can see without talking to QEMU:
+ *   - whether the QEMU binary carries the series: its executable
+ *     (/proc/PID/exe) contains the property name "host_gso_limits" (a
+ *     string every build with the series has, and no QEMU without it);
+ *   - host_gso_limits=on|off on the tap's -device, or as
+ *     -global virtio-net-pci.host_gso_limits=...;
+ *   - the machine type (-machine/-M, its type= or leading value): a
+ *     versioned one ("pc-q35-10.2", "virt-11.0") by its version, an
+ *     unversioned alias ("pc", "q35", "virt") or none at all is the
+ *     binary's newest.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "doctor/doctor.h"
+#include "lib/vmm.h"
+
+#define SERIES_MARK	"host_gso_limits"
+
+/* 1: @pid's executable has the series' property, 0: not, -1: cannot tell. */
+static int exe_has_series(pid_t pid)
+{
+	char path[64];
+	struct stat st;
+	void *map;
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			ret = memmem(map, (size_t)st.st_size, SERIES_MARK, strlen(SERIES_MARK)) != NULL;
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+/* "on"/"yes"/"true" 1, "off"/"no"/"false" 0, else -1. */
+static int bool_value(const char *v)
+{
+	if (!strcmp(v, "on") || !strcmp(v, "yes") || !strcmp(v, "true"))
+		return 1;
+	if (!strcmp(v, "off") || !strcmp(v, "no") || !strcmp(v, "false"))
+		return 0;
+	return -1;
+}
+
+/* -global DRIVER.host_gso_limits=V for a virtio-net driver: the last one, or -1. */
+static int global_prop(const struct qemu_args *a)
+{
+	static const char *const drivers[] = {
+		"virtio-net-pci.", "virtio-net-pci-non-transitional.", "virtio-net-device.",
+	};
+	const char *g;
+	size_t pos = 0, i;
+	int v = -1;
+
+	while ((g = qemu_args_next(a, "global", &pos))) {
+		for (i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+			size_t n = strlen(drivers[i]);
+
+			if (!strncmp(g, drivers[i], n) && !strncmp(g + n, SERIES_MARK "=",
+								    strlen(SERIES_MARK) + 1))
+				v = bool_value(g + n + strlen(SERIES_MARK) + 1);
+		}
+	}
+	return v;
+}
+
+int doctor_machine_version(const char *type, unsigned int *major, unsigned int *minor)
+{
+	const char *dash = strrchr(type, '-');
+	char *end;
+	unsigned long ma, mi;
+
+	if (!dash || dash[1] < '0' || dash[1] > '9')
+		return 0;
+	ma = strtoul(dash + 1, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return 0;
+	mi = strtoul(end + 1, &end, 10);
+	if (*end || ma > 1000 || mi > 1000)
+		return 0;
+	*major = (unsigned int)ma;
+	*minor = (unsigned int)mi;
+	return 1;
+}
+
+void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer *o)
+{
+	const char *m;
+	char val[16], type[sizeof(o->machine)];
+	size_t pos = 0;
+	unsigned int major, minor;
+
+	memset(o, 0, sizeof(o[0]));
+	o->series = exe_has_series(v->pid);
+	o->prop = vmm_tap_device_prop(&v->args, tap, SERIES_MARK, val, sizeof(val)) ?
+		  bool_value(val) : -1;
+	if (o->prop < 0)
+		o->prop = global_prop(&v->args);
+	while ((m = qemu_args_next(&v->args, "machine", &pos)))
+		if (qemu_opt_get(m, "type", "type", type, sizeof(type)))
+			memcpy(o->machine, type, sizeof(type));
+	pos = 0;
+	while ((m = qemu_args_next(&v->args, "M", &pos)))
+		if (qemu_opt_get(m, "type", "type", type, sizeof(type)))
+			memcpy(o->machine, type, sizeof(type));
+	if (o->series != 1)
+		o->state = o->series ? DOCTOR_OFFER_UNKNOWN : DOCTOR_OFFER_NO_SERIES;
+	else if (o->prop == 0)
+		o->state = DOCTOR_OFFER_PROP_OFF;
+	else if (o->prop == 1)
+		o->state = DOCTOR_OFFER_ON;
+	else if (!o->machine[0] || !doctor_machine_version(o->machine, &major, &minor))
+		o->state = DOCTOR_OFFER_ON;	/* the newest machine type, or an alias of it */
+	else
+		o->state = major > 10 || (major == 10 && minor > 2) ? DOCTOR_OFFER_ON :
+			   DOCTOR_OFFER_MACHINE_OFF;
+}
