@@ -18,6 +18,13 @@
 #           rule events.
 #   wide:   300 taps on one bridge, the smallest uplink created last (the
 #           walk once skipped every port after its 256th).
+#   traffic on the daemon's own paths (issue 24): for a plain bridge, the
+#           Proxmox firewall bridge (tap100i0 - fwbr100i0 - fwln100i0 =veth=
+#           fwpr100p0 - vmbr0 - eno1 at 61000, pve-common's
+#           PVE/Network.pm create_firewall_bridge_linux) and a macvtap
+#           (libvirt type='direct', lower egm at 60000), gso-limitsd --once's
+#           size limit L: frames of L - 1 leave the egress whole, of L + 1
+#           are segmented at the MSS, so L is the path's real bound.
 # Frames come from tools/test/tap-blast (a GSO frame with a virtio-net
 # header written into the tap, as QEMU does); the egress device's
 # tx_packets/tx_bytes show whether each frame left whole (one packet of
@@ -337,6 +344,55 @@ rip rule del pref 800
 rip rule del pref 1000
 check_eq "tapr without the rules" "$(fields tapr)" "ok 50000 32 eg2 route route"
 log_test "gso-probe: without the rules, main's routes again"
+
+# --- the daemon's paths, checked with traffic (in HOST) -------------------------
+CUR=$HOST
+# traffic_check NAME TAP BRIDGE|- EGRESS WANT: gso-limitsd's path for TAP is WANT
+# ("path size segs size_from size_rule segs_rule"); frames of its size - 1 leave
+# EGRESS whole, frames of its size + 1 are segmented at the MSS.
+traffic_check() {
+	local name=$1 tap=$2 br=$3 egress=$4 want=$5 got limit
+	got=$(daemon_fields "$HOST" "$tap")
+	check_eq "$name: gso-limitsd's path" "$got" "$want"
+	limit=$(cut -d' ' -f2 <<<"$got")
+	[ "$limit" -gt 0 ] 2>/dev/null || { log_test "$name: traffic" FAIL "no limit"; return; }
+	blast "$tap" "$br" "$egress" $((limit - 1))
+	check_whole "$name: limit - 1" $((limit - 1)) 0
+	blast "$tap" "$br" "$egress" $((limit + 1))
+	check_cut "$name: limit + 1" $((limit + 1))
+	log_test "$name: gso-limitsd's $limit is the path's: $((limit - 1)) leaves $egress whole, $((limit + 1)) is segmented"
+}
+# A bridge: tapb - brb - egb (62000).
+wire_veth egb
+hip link set dev egb gso_max_size 62000
+hip link add name brb type bridge
+hip link set dev egb master brb
+hip link set dev brb up
+hip tuntap add dev tapb mode tap
+hip link set dev tapb master brb
+traffic_check bridge tapb brb egb "ok 62000 65535 egb bridge_port null"
+# Proxmox's firewall bridge for VM 100's net0 on vmbr0, as qemu-server's tap
+# script builds it: tap100i0 in fwbr100i0, with the veth fwln100i0 whose peer
+# fwpr100p0 is a port of vmbr0; vmbr0's uplink eno1 at 61000.
+wire_veth eno1
+hip link set dev eno1 gso_max_size 61000
+hip link add name vmbr0 type bridge
+hip link set dev eno1 master vmbr0
+hip link add name fwbr100i0 type bridge
+hip link add name fwln100i0 type veth peer name fwpr100p0
+hip link set dev fwpr100p0 master vmbr0 up
+hip link set dev fwln100i0 master fwbr100i0 up
+hip link set dev vmbr0 up
+hip link set dev fwbr100i0 up
+hip tuntap add dev tap100i0 mode tap
+hip link set dev tap100i0 master fwbr100i0
+traffic_check "firewall bridge" tap100i0 fwbr100i0 eno1 "ok 61000 65535 eno1 bridge_port null"
+# libvirt's type='direct': a macvtap (bridge mode) on egm (60000), written through /dev/tapN.
+wire_veth egm
+hip link set dev egm gso_max_size 60000
+hip link add link egm name mvt0 type macvtap mode bridge
+hip link set dev mvt0 up
+traffic_check macvtap mvt0 - egm "ok 60000 65535 egm lower null"
 
 # --- more than 256 ports ----------------------------------------------------
 CUR=$HOST
