@@ -22,6 +22,11 @@
 #           rule 5, 64000 - 50, each frame leaves ulg 50 bytes longer.
 #   ovs:    tapo - Open vSwitch datapath ovs0 (flow in_port(tapo) ->
 #           output(eo0), tools/test/ovs-dp) - eo0 (60000): rule 1.
+#   ovsfw:  Proxmox's firewall on an OVS bridge (pve-common's PVE/Network.pm
+#           create_firewall_bridge_ovs): tap100i0 - fwbr100i0 (a Linux
+#           bridge) - fwln100o0, an OVS internal port of ovs0 (flow
+#           in_port(fwln100o0) -> output(eo1)) - eo1 (58000): rule 2b of
+#           lib/path_limits.c; gso-probe and gso-limitsd --once agree.
 #
 # Every egress veth's peer is in a second namespace of the host VM, up, so
 # the egress has carrier.  The VM prints its findings (P64: lines, the
@@ -175,6 +180,20 @@ ip link set dev ovs0 up
 say "ovs-master $(basename "$(readlink /sys/class/net/tapo/master)")"
 run ovs tapo - eo0
 
+# --- Proxmox's firewall on an OVS bridge: fwln100o0 into the datapath -------
+wire_veth eo1
+ip link set dev eo1 gso_max_size 58000
+ip link set dev eo1 up
+ovs-dp ovs0 internal:fwln100o0 eo1 3 4 || fail "ovs internal port"
+ip link add name fwbr100i0 type bridge
+ip link set dev fwln100o0 master fwbr100i0
+ip link set dev fwln100o0 up && ip link set dev fwbr100i0 up
+ip tuntap add dev tap100i0 mode tap
+ip link set dev tap100i0 master fwbr100i0
+say "ovsfw-fwln $(ip -d link show dev fwln100o0 | sed -n 's/^ *\(openvswitch\) .*/\1/p' | head -n 1) master $(basename "$(readlink /sys/class/net/fwln100o0/master)")"
+say "ovsfw-daemon $(gso-limitsd --once --json 2>/dev/null | tr -d '\n' | sed -n 's/.*"ifname":"tap100i0"[^}]*"path":"\([a-z_]*\)","gso_max_size":\([0-9]*\),"gso_max_segs":\([0-9]*\),"size_from":"\([^"]*\)".*/\1 \2 \3 \4/p')"
+run ovsfw tap100i0 fwbr100i0 eo1
+
 say "done at $(ms) ms"
 HOSTVM
 } >"$script"
@@ -259,5 +278,13 @@ check_eq "ovs probe" "$(probe ovs)" "ok 60000 eo0 ovs_port null eo0:ovs_port:0"
 log_test "ovs: gso-probe takes the datapath's other port (60000 on eo0)"
 check_blast ovs 60000 0
 log_test "ovs: eo0 sends limit - 1 whole, cuts the limit ($CUT_PER_FRAME per frame)"
+
+check_eq "ovsfw: fwln100o0" "$(val ovsfw-fwln)" "openvswitch master fwbr100i0"
+check_eq "ovsfw probe" "$(probe ovsfw)" \
+	"ok 58000 eo1 ovs_port null eo0:ovs_port:0,eo1:ovs_port:0,fwln100o0:bridge_port:0,tapo:ovs_port:0"
+check_eq "ovsfw: gso-limitsd --once" "$(val ovsfw-daemon)" "ok 58000 65535 eo1"
+log_test "ovs firewall: gso-probe and gso-limitsd follow fwln100o0 into the datapath (58000 on eo1)"
+check_blast ovsfw 58000 0
+log_test "ovs firewall: eo1 sends limit - 1 whole, cuts the limit ($CUT_PER_FRAME per frame)"
 
 tests_exit

@@ -39,6 +39,15 @@
  *      The peer itself is not an egress device (it receives).  A peer in
  *      another namespace (IFLA_LINK_NETNSID) ends the walk: its limits are
  *      not ours to see.
+ *    - An Open vSwitch internal port that is not a datapath's own port
+ *      (Proxmox's fwln<VMID>o<N> in the VM's firewall bridge, on an OVS
+ *      bridge with the firewall on): internal_dev_xmit() hands the frame
+ *      to ovs_vport_receive(), into the datapath, and the flows send it
+ *      out by its ports ("ovs_port", as rule 1).  Which datapath an
+ *      internal port belongs to is not in rtnetlink; ovs-vswitchd keeps
+ *      one kernel datapath ("ovs-system") for all its bridges, so the
+ *      ports of every datapath count (with several: their minimum, never
+ *      too large).
  *    The walk keeps, per device, the largest tunnel overhead it reached
  *    the device with (a table of any size: no device is ever skipped
  *    unread); reached again with no more overhead it ends there (loops).
@@ -200,6 +209,37 @@ static bool has_lower_device(const struct link_info *li)
 static bool is_ovs_datapath(const struct link_info *li)
 {
 	return link_is_kind(li, "openvswitch");
+}
+
+/* Whether some device of @t has @li as its master (a datapath's device has its ports). */
+static bool is_master(const struct link_table *t, const struct link_info *li)
+{
+	size_t i;
+
+	for (i = 0; i < t->count; i++)
+		if (t->links[i].master == li->ifindex && &t->links[i] != li)
+			return true;
+	return false;
+}
+
+/*
+ * An Open vSwitch internal port outside the datapath's own ports: kind
+ * "openvswitch", the master of nothing (not a datapath's device), and not
+ * itself a port of a datapath (whose internal ports hand frames to the
+ * host stack).  Proxmox's fwln<VMID>o<N>, the OVS bridge's internal port
+ * put into the VM's firewall bridge fwbr<VMID>i<N> (pve-common,
+ * PVE/Network.pm create_firewall_bridge_ovs): what the firewall bridge
+ * sends to it, internal_dev_xmit() hands to ovs_vport_receive(), into the
+ * datapath, and the flows send it out of the datapath's ports.
+ */
+static bool is_ovs_internal_port(const struct link_table *t, const struct link_info *li)
+{
+	const struct link_info *m;
+
+	if (!is_ovs_datapath(li) || is_master(t, li))
+		return false;
+	m = li->master ? link_table_by_index(t, li->master) : NULL;
+	return !m || !is_ovs_datapath(m);
 }
 
 const struct link_info *link_table_peer_bridge(const struct link_table *t,
@@ -636,6 +676,13 @@ static void expand_egress(struct path_walk *w, const struct link_info *li, int d
 	bridge = link_table_peer_bridge(w->t, li, &next);
 	if (bridge && visit(w, w->entering, next, overhead))
 		forward_through_ports(w, next, bridge, depth + 1, PATH_RULE_BRIDGE_PORT, overhead);
+	if (is_ovs_internal_port(w->t, li) && visit(w, w->entering, li, overhead)) {
+		/* Rule 2b: into the datapath, out by its ports (every datapath's: see below). */
+		for (i = 0; i < w->t->count; i++)
+			if (is_ovs_datapath(&w->t->links[i]) && is_master(w->t, &w->t->links[i]))
+				forward_through_ports(w, li, &w->t->links[i], depth + 1,
+						      PATH_RULE_OVS_PORT, overhead);
+	}
 }
 
 /*

@@ -6,7 +6,13 @@
  * package starts it): the tier-2 path test's OVS topology
  * (tests/t64-paths-tier2.sh).
  *
- *   ovs-dp DATAPATH IN_DEV OUT_DEV
+ *   ovs-dp DATAPATH IN_DEV OUT_DEV [IN_PORT OUT_PORT]
+ *
+ * IN_DEV "internal:NAME": an internal port NAME (OVS_VPORT_TYPE_INTERNAL:
+ * the datapath makes the device, as ovs-vswitchd does for Proxmox's
+ * fwln<VMID>o<N>), which the caller may then put into a Linux bridge.  A
+ * DATAPATH that exists already gets the ports and the flow added (port
+ * numbers other than the default 1 and 2 then).
  *
  * Creates DATAPATH (OVS_DP_CMD_NEW: its local port is a device of that
  * name, the master of the ports), adds IN_DEV as port 1 and OUT_DEV as
@@ -23,6 +29,7 @@
 #include <linux/genetlink.h>
 #include <linux/openvswitch.h>
 #include <net/if.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +43,7 @@
 #define IN_PORT		1
 #define OUT_PORT	2
 
-static const char usage[] = "usage: ovs-dp DATAPATH IN_DEV OUT_DEV\n";
+static const char usage[] = "usage: ovs-dp DATAPATH [internal:]IN_DEV OUT_DEV [IN_PORT OUT_PORT]\n";
 
 static struct mnl_socket *nl;
 static unsigned int seq = 1;
@@ -115,9 +122,13 @@ static void add_port(uint16_t vport_family, int dp_ifindex, const char *dev, uin
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = request(buf, vport_family, OVS_VPORT_CMD_NEW, OVS_VPORT_VERSION,
 				       dp_ifindex);
+	bool internal = !strncmp(dev, "internal:", 9);
 
+	if (internal)
+		dev += 9;
 	mnl_attr_put_strz(nlh, OVS_VPORT_ATTR_NAME, dev);
-	mnl_attr_put_u32(nlh, OVS_VPORT_ATTR_TYPE, OVS_VPORT_TYPE_NETDEV);
+	mnl_attr_put_u32(nlh, OVS_VPORT_ATTR_TYPE,
+			 internal ? OVS_VPORT_TYPE_INTERNAL : OVS_VPORT_TYPE_NETDEV);
 	mnl_attr_put_u32(nlh, OVS_VPORT_ATTR_PORT_NO, port);
 	mnl_attr_put_u32(nlh, OVS_VPORT_ATTR_UPCALL_PID, 0);
 	transact(nlh, NULL, NULL, dev);
@@ -154,10 +165,17 @@ int main(int argc, char **argv)
 	uint16_t dp_family, vport_family, flow_family;
 	struct nlmsghdr *nlh;
 	unsigned int dp_ifindex;
+	uint32_t in_port = IN_PORT, out_port = OUT_PORT;
 
 	fail_prog = "ovs-dp";
-	if (argc != 4)
-		fail_usage(usage, "three arguments expected");
+	if (argc != 4 && argc != 6)
+		fail_usage(usage, "three or five arguments expected");
+	if (argc == 6) {
+		in_port = (uint32_t)strtoul(argv[4], NULL, 10);
+		out_port = (uint32_t)strtoul(argv[5], NULL, 10);
+		if (!in_port || !out_port || in_port == out_port)
+			fail_usage(usage, "two different port numbers above 0 expected");
+	}
 	nl = mnl_socket_open(NETLINK_GENERIC);
 	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
 		fail_errno("generic netlink socket");
@@ -165,19 +183,21 @@ int main(int argc, char **argv)
 	vport_family = family(OVS_VPORT_FAMILY);
 	flow_family = family(OVS_FLOW_FAMILY);
 
-	nlh = request(buf, dp_family, OVS_DP_CMD_NEW, OVS_DATAPATH_VERSION, 0);
-	mnl_attr_put_strz(nlh, OVS_DP_ATTR_NAME, argv[1]);
-	mnl_attr_put_u32(nlh, OVS_DP_ATTR_UPCALL_PID, 0);
-	transact(nlh, NULL, NULL, argv[1]);
+	if (!if_nametoindex(argv[1])) {
+		nlh = request(buf, dp_family, OVS_DP_CMD_NEW, OVS_DATAPATH_VERSION, 0);
+		mnl_attr_put_strz(nlh, OVS_DP_ATTR_NAME, argv[1]);
+		mnl_attr_put_u32(nlh, OVS_DP_ATTR_UPCALL_PID, 0);
+		transact(nlh, NULL, NULL, argv[1]);
+	}
 	dp_ifindex = if_nametoindex(argv[1]);
 	if (!dp_ifindex)
 		fail_errno(argv[1]);
 
-	add_port(vport_family, (int)dp_ifindex, argv[2], IN_PORT);
-	add_port(vport_family, (int)dp_ifindex, argv[3], OUT_PORT);
-	add_flow(flow_family, (int)dp_ifindex, IN_PORT, OUT_PORT);
+	add_port(vport_family, (int)dp_ifindex, argv[2], in_port);
+	add_port(vport_family, (int)dp_ifindex, argv[3], out_port);
+	add_flow(flow_family, (int)dp_ifindex, in_port, out_port);
 	mnl_socket_close(nl);
-	printf("ovs-dp: %s: %s (port %d) -> %s (port %d)\n", argv[1], argv[2], IN_PORT, argv[3],
-	       OUT_PORT);
+	printf("ovs-dp: %s: %s (port %u) -> %s (port %u)\n", argv[1], argv[2], in_port, argv[3],
+	       out_port);
 	return 0;
 }

@@ -493,6 +493,33 @@ static void check_ovs(void)
 		    "eth0:vxlan_underlay-70,tap1:ovs_port", false);
 }
 
+/*
+ * Rule 2b: Proxmox's firewall on an OVS bridge: tap100i0 in the Linux
+ * bridge fwbr100i0 with the OVS internal port fwln100o0; the datapath's
+ * port eno1 is the uplink.  vmbr1 (the OVS bridge's own internal port,
+ * not in the firewall bridge) is not on the way.
+ */
+static void check_ovs_firewall(void)
+{
+	const struct topology t = topology("ovs-system:openvswitch eno1@ovs-system/58000/64 "
+					   "vmbr1:openvswitch fwbr100i0:bridge "
+					   "tap100i0:tun@fwbr100i0 fwln100o0:openvswitch@fwbr100i0 "
+					   "tap101i0:tun@ovs-system");
+	struct topology ext = t;
+
+	check_rules("ovs firewall: fwln into the datapath, out by its uplink", &t, NULL, 0,
+		    "tap100i0", "ok", 58000, 64, "ovs_port",
+		    "fwln100o0:bridge_port,eno1:ovs_port,tap101i0:ovs_port", false);
+	/* A datapath's own internal port hands frames to the host: not followed back in. */
+	check_rules("ovs port next to an internal one", &t, NULL, 0, "tap101i0", "ok", 58000, 64,
+		    "ovs_port", "eno1:ovs_port", false);
+	/* Without a datapath (OVS not running): the internal port alone. */
+	link_named(&ext, "eno1")->master = 0;
+	link_named(&ext, "tap101i0")->master = 0;
+	check_rules("ovs firewall without a datapath", &ext, NULL, 0, "tap100i0", "ok", 65536,
+		    65535, "", "fwln100o0:bridge_port", false);
+}
+
 int main(void)
 {
 	/* Seed 000: tap0 and the r8169 NIC (64000 / 64) in one bridge. */
@@ -549,5 +576,6 @@ int main(void)
 	check_routed();
 	check_policy_rules();
 	check_ovs();
+	check_ovs_firewall();
 	return check_exit_status();
 }
