@@ -12,8 +12,15 @@
 #           bridge with no other port and no address: its path is unknown,
 #           and the value set for the transient path must not stay
 #
+#   tapresc a VM whose guest has not negotiated the feature (the daemon asks
+#           again on every periodic re-read) behind rsbr (rsnic 64000/64);
+#           rsnic lowered to 50000, which this kernel announces with no
+#           event: the re-read that finds it also asks about the guest
+#
 # Checks: the NAT bridge's VM is set to the routed path's limits; the late
-# tap is set back to no limit (4294967295/65535) and shown no_path.
+# tap is set back to no limit (4294967295/65535) and shown no_path; the
+# re-read's new value is set (it was once lost: the question about the
+# guest took the conversation and the set was dropped).
 # No traffic: the limits read back from the stand-ins' logs.
 # shellcheck disable=SC2317 # helpers run through slowwait look unreachable
 set -euo pipefail
@@ -47,7 +54,7 @@ standin() { # NAME BRIDGE -- ARGS...
 		"$STANDIN" "$@"
 }
 
-"$LIMITSD" --netns "$HOST" --qmp-socket "$S/*.qmp" --control "$S/ctl" --settle 50 --verbose \
+"$LIMITSD" --netns "$HOST" --qmp-socket "$S/*.qmp" --control "$S/ctl" --settle 50 --rescan 1 --verbose \
 	>"$LOG/daemon.log" 2>&1 &
 defer "kill $!"
 slowwait 5 test -S "$S/ctl"
@@ -73,5 +80,22 @@ slowwait 10 last_set_is taplate 4294967295/65535 ||
 check_eq "taplate: state" "$(tap_field taplate .state)" no_path
 grep -q "taplate: set back to no limit" "$LOG/daemon.log" || check_err 1 "no log line for the reset"
 log_test "a tap's transient value does not stay when its final path is unknown"
+
+h link add rsbr type bridge
+h link add rsnic type veth peer name rsnicp
+h link set dev rsnic gso_max_size 64000 gso_max_segs 64 master rsbr up
+h link set dev rsnicp up
+h link set dev rsbr up
+start_ready "$LOG/resc.out" 'qmp-standin: ready' \
+	ip netns exec "$HOST" env QMP_STANDIN_LOG="$SETLOG" QMP_STANDIN_BRIDGE=rsbr QMP_STANDIN_NEGOTIATED=0 \
+	"$STANDIN" -qmp "unix:$S/resc.qmp,server=on,wait=off" \
+	-netdev tap,id=n0,ifname=tapresc -device virtio-net-pci,netdev=n0,id=net0
+slowwait 10 last_set_is tapresc 64000/64 || check_err 1 "tapresc: last set '$(last_set tapresc)', want 64000/64"
+slowwait 5 grep -q "x-query-virtio-status /machine/peripheral/net0" "$SETLOG" ||
+	check_err 1 "tapresc: the daemon never asked whether the guest negotiated"
+h link set dev rsnic gso_max_size 50000
+slowwait 10 last_set_is tapresc 50000/64 ||
+	check_err 1 "tapresc after rsnic went to 50000: $(tap_field tapresc '"\(.state) \(.gso_max_size)"'), last set '$(last_set tapresc)', want 50000/64"
+log_test "a change found by a periodic re-read is set while the guest is asked about"
 
 tests_exit

@@ -773,8 +773,9 @@ bool job_start(struct tap *t, double now)
 	uint32_t size, segs;
 	struct job *j;
 	char label[96], where[600];
+	bool sync = t->want_sync;
 
-	if (!t->want_sync && t->want_status && (!(t->ep.qom[0] && t->applied) || ld_cfg.dry_run)) {
+	if (!sync && t->want_status && (!(t->ep.qom[0] && t->applied) || ld_cfg.dry_run)) {
 		t->want_status = false;	/* not set yet: the next set asks */
 		return false;
 	}
@@ -812,8 +813,13 @@ bool job_start(struct tap *t, double now)
 	j->ncont = sizeof(containers) / sizeof(containers[0]);
 	if (!t->ep.qom[0] && !t->ep.netdev[0])
 		j->step = STEP_INFO;	/* the device not known yet: ask QEMU */
-	if (!t->want_sync && t->want_status && t->ep.qom[0] && t->applied) {
-		/* Synced already: only ask whether the guest negotiated the feature. */
+	if (!sync && t->want_status && t->ep.qom[0] && t->applied) {
+		/*
+		 * Synced already: only ask whether the guest negotiated the
+		 * feature.  (A new value wanted in the same pass, as a periodic
+		 * re-read finds a changed path and asks about the guest at once,
+		 * is a set: it asks after it.)
+		 */
 		j->status_only = true;
 		j->step = STEP_STATUS;
 	}
