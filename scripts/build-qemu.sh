@@ -15,8 +15,8 @@
 # Configure options: configs/qemu-configure.txt (x86_64-softmmu only,
 # --without-default-features plus kvm, tcg, vhost-net, vhost-kernel,
 # slirp, fdt; no docs, no tools, no GUI).  Devices: configs/qemu-devices.mak
-# (--without-default-devices; pc and q35, virtio-net/serial/rng-pci,
-# e1000e, isa-serial).  There is one build directory per kind of tree
+# (--without-default-devices; pc and q35, microvm for its virtio-mmio,
+# virtio-net/serial/rng-pci, e1000e, isa-serial).  There is one build directory per kind of tree
 # (patched, unpatched, each dev tree); the last tree state and the hash of
 # both files are recorded there, a change of either rebuilds or
 # reconfigures in place, the compiler runs through ccache

@@ -6,8 +6,9 @@
 # tests/qtest/virtio-net-gso-limits-test (when the feature is offered:
 # machine type, backend, offloads, checked through x-query-virtio-status;
 # run-time changes through qom-set host_gso_max, held changes, reset,
-# refused values, and a migration between two QEMUs, accepted and refused
-# for a named reason), plus checks of the built binary itself.  The qtests
+# wake-up from S3 behind a PCIe root port, refused values, the refusal on
+# virtio-mmio (microvm), and a migration between two QEMUs, accepted and
+# refused for a named reason), plus checks of the built binary itself.  The qtests
 # run as root in a network namespace of their own (unshare -n): QEMU opens
 # taps with a vnet header there.
 #
