@@ -62,6 +62,7 @@ ALL_TESTS=(
 	tests/t36-guest-follow.sh
 	tests/t37-vdpa.sh
 	tests/t38-uppers-selftest.sh
+	tests/t39-failover.sh
 	tests/t40-doctor-guest.sh
 	tests/t50-compat.sh
 	tests/t55-migration.sh
