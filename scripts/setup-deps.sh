@@ -43,6 +43,9 @@ PKGS_BPO=(meson python3-pycotap iproute2)
 # gso-limitsd's tests against real libvirt (tools-daemon-libvirt.sh): libvirt
 # 11.3 (monolithic libvirtd), run in the test's own namespaces.
 PKGS_BPO+=(libvirt-daemon libvirt-daemon-driver-qemu libvirt-clients)
+# t66: Debian's own QEMU, the hypervisor of the e1000e passthrough (intel-iommu,
+# vfio-pci; the project's build has neither).
+PKGS_BPO+=(qemu-system-x86)
 
 need_meson=1.5
 need_iproute2=6.3

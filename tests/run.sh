@@ -71,6 +71,7 @@ ALL_TESTS=(
 	tests/t63-split-unpatched-guest.sh
 	tests/t64-paths-tier2.sh
 	tests/t65-r8169-model.sh
+	tests/t66-e1000e-passthrough.sh
 )
 
 # Every ALL_TESTS entry must exist, and every test script in tests/ must be

@@ -37,6 +37,11 @@ SPLITVM_BYTES=${SPLITVM_BYTES:-8388608}
 # Nested QEMU start -> its end, in the host VM's clock, which under TCG on
 # a loaded machine runs behind the wall clock.
 SPLITVM_NESTED_S=${SPLITVM_NESTED_S:-600}
+# Path 0's egress port: nsim (a netdevsim port at r8169's limits, the
+# receiver in the host VM) or r8169 (the host VM's own NIC: an emulated
+# RTL8125B, -device rtl8168 in splitvm_start's QEMU ARGS, under the r8169
+# driver; the receiver and the capture of the wire on the outer host).
+SPLITVM_EGRESS=${SPLITVM_EGRESS:-nsim}
 
 # splitvm_initrd UNPATCHED_BZIMAGE [DEBIAN_DIR]: print the extra initramfs
 # of the host VMs: scripts/build-hostvm-initramfs.sh with the unpatched
@@ -67,8 +72,8 @@ splitvm_initrd() {
 # clock together; each gets paths 2i (vhost=off) and 2i+1 (vhost=on).
 # FWD 1: the forwarded case as well, while the first guest boots.
 splitvm_script() {
-	printf 'GUESTS="%s"\nFWD=%s\nBYTES=%s\nNESTED_S=%s\n' "$1" "$2" "$SPLITVM_BYTES" \
-		"$SPLITVM_NESTED_S"
+	printf 'GUESTS="%s"\nFWD=%s\nBYTES=%s\nNESTED_S=%s\nEGRESS=%s\n' "$1" "$2" "$SPLITVM_BYTES" \
+		"$SPLITVM_NESTED_S" "$SPLITVM_EGRESS"
 	cat <<'HOSTVM'
 IP=/opt/gso/bin/ip
 QEMU=/usr/local/bin/qemu-system-x86_64
@@ -166,14 +171,24 @@ for g in $GUESTS; do
 	for v in off on; do
 		$IP link add br$k type bridge || fail "bridge br$k"
 		$IP link set br$k up
-		nsim_pair $((630 + 2 * k)) sport$k 0 srcv$k "$PEER" || fail "netdevsim pair $k"
-		$IP link set sport$k master br$k || fail "enslaving sport$k"
-		nsenter -t "$PEER" -n $IP addr add 192.0.2.$((16 * k + 2))/28 dev srcv$k
-		nsenter -t "$PEER" -n $IP link set srcv$k up
+		if [ "$EGRESS" = r8169 ] && [ $k = 0 ]; then
+			# The host VM's own NIC (the emulated RTL8125B under the
+			# r8169 driver, its own limits) is path 0's port; the
+			# receiver is the outer host's wire peer.
+			$IP link set eth0 down && $IP link set eth0 name sport0 &&
+				$IP link set sport0 master br0 up || fail "the r8169 egress"
+			wait_for 10 sh -c '[ "$(cat /sys/class/net/sport0/operstate)" = up ]' ||
+				fail "the r8169 egress's link"
+		else
+			nsim_pair $((630 + 2 * k)) sport$k 0 srcv$k "$PEER" || fail "netdevsim pair $k"
+			$IP link set sport$k master br$k || fail "enslaving sport$k"
+			nsenter -t "$PEER" -n $IP addr add 192.0.2.$((16 * k + 2))/28 dev srcv$k
+			nsenter -t "$PEER" -n $IP link set srcv$k up
+			nsenter -t "$PEER" -n gso-stream recv -l 192.0.2.$((16 * k + 2)) --expect "$BYTES" \
+				--timeout $((NESTED_S + 60)) 5201 > $W/recv$k.log 2>&1 &
+		fi
 		$IP tuntap add dev tap$k mode tap vnet_hdr || fail "tap$k"
 		$IP link set tap$k master br$k up || fail "enslaving tap$k"
-		nsenter -t "$PEER" -n gso-stream recv -l 192.0.2.$((16 * k + 2)) --expect "$BYTES" \
-			--timeout $((NESTED_S + 60)) 5201 > $W/recv$k.log 2>&1 &
 		capture tap$k tap$k
 		capture sport$k sport$k
 		k=$((k + 1))
@@ -356,6 +371,10 @@ for g in $GUESTS; do
 		capture_stop tap$k
 		capture_stop sport$k
 		hist p$k tap$k sport$k
+		# The r8169 egress: the TSO packets the driver took, for the
+		# outer host's check of the segments on the wire.
+		[ "$EGRESS" = r8169 ] && [ $k = 0 ] && $TCPDUMP -r $W/sport0.pcap -nn -S 2>/dev/null |
+			sed -n 's/.*Flags \[\([^]]*\)\], seq \([0-9]*\):\([0-9]*\),.*/SPL-TSO-p0: \2 \3 \1/p'
 		k=$((k + 1))
 	done
 done
@@ -363,15 +382,17 @@ exit 0
 HOSTVM
 }
 
-# splitvm_start NAME NETNS KERNEL INITRD GUESTS FWD: boot a host VM
-# (2 vCPUs, 1 GiB) running splitvm_script GUESTS FWD, in the background.
+# splitvm_start NAME NETNS KERNEL INITRD GUESTS FWD [QEMU ARGS...]: boot a
+# host VM (2 vCPUs, 1 GiB) running splitvm_script GUESTS FWD, in the
+# background.  SPLITVM_APPEND: more kernel arguments.
 splitvm_start() {
 	local name=$1 ns=$2 kernel=$3 initrd=$4 script=$TEST_LOG_DIR/$1.sh
 	splitvm_script "$5" "$6" > "$script"
+	shift 6
 	# The host VM outlives its nested guests' bound by enough to reduce
 	# and print the captures.
 	GSO_VM_TIMEOUT=$((SPLITVM_NESTED_S * 3 / 2 + 60)) VM_KERNEL=$kernel VM_EXTRA_INITRD=$initrd \
-		VM_APPEND="loglevel=4" vm_start "$name" "$ns" "$script" -m 1024 -smp 2
+		VM_APPEND="loglevel=4 ${SPLITVM_APPEND:-}" vm_start "$name" "$ns" "$script" -m 1024 -smp 2 "$@"
 }
 
 # splitvm_console VM: the host VM's console without CRs.
