@@ -210,7 +210,7 @@ PROGRESS=$!
 timeout -s KILL 2400 /usr/local/bin/qemu-system-x86_64 -M pc -accel tcg -m 256 -smp 1 \
 	-nodefaults -no-user-config -vga none -display none -no-reboot -L /usr/share/qemu \
 	-bios qboot.rom -kernel /opt/gso/bzImage -initrd $W/initrd \
-	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=6 mitigations=off" \
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 no_timer_check loglevel=6 mitigations=off" \
 	-chardev file,id=con,path=$W/console.log -serial chardev:con \
 	-device virtio-serial-pci,id=vser0 \
 	-chardev file,id=ret,path=$W/ret -device virtserialport,bus=vser0.0,chardev=ret,name=gso.ret \

@@ -234,7 +234,9 @@ t0=$(ms)
 # is left of NESTED_S since t0.  mitigations=off: the speculative
 # execution mitigations have nothing to do with what is tested here, and
 # off, a distribution kernel does less work per system call and context
-# switch, which nested TCG makes expensive.
+# switch, which nested TCG makes expensive.  no_timer_check: see vm.sh.
+# kunit.enable=0: the project's kernel runs its KUnit suites at boot (t15
+# checks them); a nested guest has no time to spare for them.
 nested_start() {
 	local g=$1 k=$2 kernel left
 	left=$(( NESTED_S - ($(ms) - t0) / 1000 ))
@@ -253,7 +255,7 @@ nested_start() {
 	timeout -s KILL "$left" $QEMU -M pc -accel tcg -m 128 -smp 1 -nodefaults -no-user-config \
 		-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
 		-kernel $kernel -initrd $W/$g/initrd \
-		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=4 mitigations=off" \
+		-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 no_timer_check kunit.enable=0 loglevel=4 mitigations=off" \
 		-chardev file,id=con,path=$W/$g/console.log -serial chardev:con \
 		-device virtio-serial-pci,id=vser0 \
 		-chardev file,id=ret,path=$W/$g/ret \
