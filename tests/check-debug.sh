@@ -7,7 +7,11 @@
 # every VM's console is scanned and every VM runs with panic_on_warn=1
 # (tests/harness/vm.sh).
 #
-#   tests/check-debug.sh [TEST...]     (default: DEBUG_TESTS below)
+#   tests/check-debug.sh [TEST...]
+#
+# Default: every test of make check that boots a VM, in make check's order:
+# the tests in tests/run.sh's ALL_TESTS (tests/run.sh --list, the one list
+# of tests) that source tests/harness/vm.sh or tests/harness/vmtest.sh.
 #
 # The debug kernel is built in a tree of its own (a detached worktree of
 # the patched tree, $GSO_CACHE/trees/debug-linux-SHA), never in the shared
@@ -22,21 +26,12 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 
-DEBUG_TESTS=(
-	tests/t10-smoke.sh
-	tests/t15-kunit.sh
-	tests/t20-negotiation.sh
-	tests/t25-coverage.sh
-	tests/t30-scenarios.sh
-	tests/t35-runtime.sh
-	tests/t36-guest-follow.sh
-	tests/t40-doctor-guest.sh
-	tests/t55-migration.sh
-	tests/t61-vhost-qemu.sh
-	tests/t62-gso-split.sh
-	tests/t63-split-unpatched-guest.sh
-	tests/t64-paths-tier2.sh
-)
+DEBUG_TESTS=()
+mapfile -t all_tests < <(tests/run.sh --list)
+for t in "${all_tests[@]}"; do
+	grep -qE '^[[:space:]]*(\.|source)[[:space:]].*harness/(vm|vmtest)\.sh' "$t" && DEBUG_TESTS+=("$t")
+done
+[ ${#DEBUG_TESTS[@]} -gt 0 ] || die "no VM test in tests/run.sh --list"
 [ $# -eq 0 ] || DEBUG_TESTS=("$@")
 
 applied=$(scripts/tree.sh linux-stack)

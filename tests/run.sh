@@ -4,6 +4,7 @@
 #   N passed, N failed, N skipped
 #
 #   tests/run.sh [TEST...]      (default: every test in ALL_TESTS)
+#   tests/run.sh --list         ALL_TESTS, one a line, nothing run
 #
 # Each test is a script speaking the protocol of tests/lib.sh: one
 # "TEST: name [ OK ]|[FAIL]|[SKIP]" line per check, exit 0/1/4.  The runner
@@ -85,6 +86,8 @@ for t in tests/t[0-9]*.sh tests/tools-*.sh tests/qemu-*.sh; do
 	[[ " ${ALL_TESTS[*]} " == *" $t "* ]] ||
 		{ echo "run.sh: $t is not in ALL_TESTS: add it (or remove the file)" >&2; exit 2; }
 done
+
+[ "${1:-}" != --list ] || { printf '%s\n' "${ALL_TESTS[@]}"; exit 0; }
 
 # Per-test bound, seconds (timeout, then KILL 60 s later), so that only a
 # hang reaches it.  A test's time includes waiting for the builds it needs

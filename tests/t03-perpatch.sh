@@ -11,11 +11,25 @@
 #   - for a header it changes outside include/ (a driver's own header),
 #     the series' .c files in the same directory;
 #   - for a header under include/, the .c files that include it directly,
-#     only when they are a handful (PERPATCH_HANDFUL, 8) and a Makefile
-#     builds them.  Wider headers (netdevice.h: over a thousand
-#     includers, gso.h, the virtio_net uapi header) are compiled through
-#     the patch's own .c files only; the whole image is built from the
-#     whole series by scripts/build-kernel.sh.
+#     when they are a handful (PERPATCH_HANDFUL, 8) and a Makefile builds
+#     them.  For a wider header (netdevice.h: over a thousand includers,
+#     gso.h, the virtio_net uapi header), those of its direct includers
+#     that the series itself changes (virtio_net.c for the uapi header),
+#     or, when the series changes none, the first PERPATCH_HANDFUL of them
+#     in path order; the whole image is built from the whole series by
+#     scripts/build-kernel.sh.
+#   - selftest programs (.c under tools/testing/selftests/): compiled as
+#     t62 builds gso_split, -std=gnu11 -O2 -Wall -Wextra -Werror against
+#     the commit's exported uapi headers (make headers).
+# A commit that changes kernel C (.c or .h outside tools/ and
+# Documentation/) and compiles no object fails: "0 objects" proves
+# nothing.  A commit that changes no C says what was checked instead:
+# each selftest script it changes parses (bash -n) and is named in the
+# Makefile next to it (else kselftest never runs it), each CONFIG_ line
+# it adds to a selftest's config names a symbol some Kconfig defines, and
+# a Kconfig change goes through olddefconfig (the configuration is
+# restored at that commit).  Anything else it changes (documentation) is
+# named in the check's line as not checked here.
 # It does not link vmlinux per commit.
 #
 # Sparse: the kernel (scripts/checker-valid.sh) rejects Debian 12's sparse
@@ -137,7 +151,11 @@ objects_of() {
 				inc=${inc#uapi/}
 				mapfile -t users < <(git -C "$wt" grep -l -F "#include <$inc>" "$c" -- '*.c' |
 					sed "s/^$c://")
-				[ ${#users[@]} -le "$PERPATCH_HANDFUL" ] && printf '%s\n' "${users[@]}"
+				if [ ${#users[@]} -le "$PERPATCH_HANDFUL" ]; then
+					printf '%s\n' "${users[@]}"
+				elif ! printf '%s\n' "${users[@]}" | grep -Fx -f <(printf '%s\n' "${series_c[@]}"); then
+					printf '%s\n' "${users[@]}" | sort | sed -n "1,${PERPATCH_HANDFUL}p"
+				fi
 				continue
 			fi
 			for f in "${series_c[@]}"; do
@@ -203,6 +221,63 @@ if ! kmake -s -j"$(jobs_count)" prepare > "$out/prepare.log" 2>&1; then
 	tests_exit
 fi
 
+# other_checks N COMMIT (checked out): what a commit changes besides
+# kernel C.  Selftest programs are compiled, selftest scripts parsed and
+# looked up in their Makefile, CONFIG_ lines added to a selftest config
+# looked up in the Kconfig files.  Sets kc_at[N] (the kernel .c/.h files
+# it changes, a count) and what_at[N] (what was checked besides kernel
+# objects, for the check's name); each failure, one line, to $out/N.other.
+declare -A kc_at=() what_at=()
+other_checks() {
+	local n=$1 c=$2 f sym what=() nprog=0 nscript=0 nsym=0 rest=()
+	local -a files
+	mapfile -t files < <(git -C "$wt" diff-tree --no-commit-id --name-only -r --diff-filter=d "$c")
+	kc_at[$n]=0
+	for f in "${files[@]}"; do
+		case "$f" in
+		Documentation/*|tools/*) ;;
+		*.c|*.h) kc_at[$n]=$((kc_at[$n] + 1)); continue ;;
+		esac
+		case "$f" in
+		tools/testing/selftests/*.c)
+			if [ $nprog = 0 ]; then
+				kmake -s headers > "$out/$n.headers.log" 2>&1 ||
+					echo "make headers failed: $(tail -n 3 "$out/$n.headers.log")" >> "$out/$n.other"
+			fi
+			nprog=$((nprog + 1))
+			gcc -std=gnu11 -O2 -Wall -Wextra -Werror -c -isystem "$wt/usr/include" \
+				-I"$wt/tools/testing/selftests" -o "$out/$n.prog$nprog.o" "$wt/$f" \
+				> "$out/$n.prog$nprog.log" 2>&1 ||
+				echo "selftest program $f does not compile: $(grep -m 3 -E 'error|warning' "$out/$n.prog$nprog.log")" >> "$out/$n.other"
+			;;
+		tools/testing/selftests/*.sh)
+			nscript=$((nscript + 1))
+			bash -n "$wt/$f" 2> "$out/$n.sh$nscript.log" ||
+				echo "selftest script $f does not parse: $(head -n 3 "$out/$n.sh$nscript.log")" >> "$out/$n.other"
+			grep -qsw -F "${f##*/}" "$wt/$(dirname "$f")/Makefile" ||
+				echo "selftest script $f is not named in $(dirname "$f")/Makefile: kselftest never runs it" >> "$out/$n.other"
+			;;
+		tools/testing/selftests/*/config)
+			while read -r sym; do
+				nsym=$((nsym + 1))
+				git -C "$wt" grep -q -E "^[[:space:]]*(menu)?config[[:space:]]+$sym\$" "$c" -- '*Kconfig*' ||
+					echo "$f: CONFIG_$sym is defined by no Kconfig" >> "$out/$n.other"
+			done < <(git -C "$wt" diff-tree -p --no-commit-id "$c" -- "$f" |
+				sed -n 's/^+CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p')
+			;;
+		*Kconfig*) what+=("Kconfig through olddefconfig") ;;
+		tools/testing/selftests/*/Makefile|tools/testing/selftests/*/.gitignore) ;;
+		*) rest+=("$f") ;;
+		esac
+	done
+	[ $nprog = 0 ] || what+=("$nprog selftest program(s) compiled")
+	[ $nscript = 0 ] || what+=("$nscript selftest script(s) parse and are in their Makefile")
+	[ $nsym = 0 ] || what+=("$nsym selftest config option(s) exist")
+	[ ${#rest[@]} = 0 ] || what+=("not checked here: ${rest[*]}")
+	f=$(printf '%s; ' "${what[@]}")
+	what_at[$n]=${f%; }
+}
+
 # The walk: commits whose result is cached are checked out (the next
 # ones build on their tree) but not compiled.
 declare -A objs_at=()
@@ -217,6 +292,7 @@ for c in "${commits[@]}"; do
 	first=0
 	mapfile -t objs < <(objects_of "$c")
 	objs_at[$n]="${objs[*]}"
+	other_checks "$n" "$c"
 	[ ${#objs[@]} -gt 0 ] || continue
 	log=$out/$n.log
 	build_objects "$log" "${objs[@]}" || echo "make failed" >> "$log.failed"
@@ -280,7 +356,14 @@ for c in "${commits[@]}"; do
 $new"
 		done
 	fi
-	name=$(printf 'perpatch: %02d %s (%d objects)' "$n" "$subject" "${#objs[@]}")
+	# Kernel C changed, nothing compiled: the check would be empty.
+	[ ${#objs[@]} -gt 0 ] || [ "${kc_at[$n]:-0}" -eq 0 ] ||
+		check_err 1 "changes ${kc_at[$n]} kernel .c/.h file(s) but compiles 0 objects"
+	[ ! -f "$out/$n.other" ] || check_err 1 "$(cat "$out/$n.other")"
+	checked="${#objs[@]} objects"
+	[ ${#objs[@]} -gt 0 ] || [ "${kc_at[$n]:-0}" -gt 0 ] || checked="no kernel C"
+	[ -z "${what_at[$n]:-}" ] || checked="$checked; ${what_at[$n]}"
+	name=$(printf 'perpatch: %02d %s (%s)' "$n" "$subject" "$checked")
 	if [ "$RET" -eq 0 ]; then
 		printf 'TEST: %-60s [ OK ]\n' "$name" > "$res"
 	fi
