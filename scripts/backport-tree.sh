@@ -21,6 +21,10 @@
 # $GSO_CACHE/git/TARGET-<sha12> (its debian/ and quilt .pc/ state, when it
 # is a source package, included: a packager's tree); each series gets a
 # worktree $GSO_CACHE/trees/TARGET-<sha12>-<series hash>.
+#
+# Debian's linux-source trees carry a .gitignore that ignores every
+# top-level path (Debian's packaging git): in a --dev tree, add a new
+# file with git add -f.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -80,6 +84,10 @@ if ! gitq rev-parse -q --verify base >/dev/null 2>&1; then
 	gitq tag -f base >/dev/null
 	gitq rm -r -q --cached . >/dev/null
 	gitq reset -q
+	# The repository has it all now: 1.7 GB less in the cache.
+	# fetch-distro-source.sh unpacks it again from its verified download
+	# if asked.
+	rm -rf "$src"
 fi
 
 checkout() { # DIR: a worktree at base, configured with the project identity
