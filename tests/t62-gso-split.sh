@@ -45,8 +45,7 @@ set -euo pipefail
 . "$GSO_TOP/tests/harness/extra-initrd.sh"
 
 with_base=${T62_BASE:-1}
-tree=${GSO_SPLIT_TREE:-$("$GSO_TOP/scripts/tree.sh" linux "$GSO_TOP/kernel-patches" \
-	"$GSO_TOP/kernel-split-patches")}
+tree=${GSO_SPLIT_TREE:-$("$GSO_TOP/scripts/tree.sh" linux-stack)}
 sel=$tree/tools/testing/selftests/net
 if [ ! -f "$sel/gso_split.sh" ]; then
 	log_test "gso split selftest" FAIL "no gso_split selftest in $tree"
