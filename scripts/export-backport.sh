@@ -26,7 +26,8 @@
 #   debian/patches/series  the quilt series lines (split only: the
 #                          host-side fix is what packagers take)
 # SERIES is split (main: kernel-split-patches/, the default) or guest
-# (main: kernel-patches/).  A patch that differs from the one it ports
+# (main: kernel-event-patches/ then kernel-patches/, stacked as in
+# scripts/tree.sh's linux-stack).  A patch that differs from the one it ports
 # must say why in its commit message, in a line starting "[ Backport".
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -46,7 +47,7 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then usage; fi
 target=$1
 case "$series" in
 split) main=kernel-split-patches ;;
-guest) main=kernel-patches ;;
+guest) main="kernel-event-patches kernel-patches" ;;
 *) usage ;;
 esac
 out=${out:-$GSO_TOP/backports/$target}
@@ -75,9 +76,11 @@ subject() { git mailinfo -k /dev/null /dev/null < "$1" | sed -n 's/^Subject: //p
 	sed 's/^\[[^]]*\] *//'; }
 
 declare -A main_of=()
-for m in "$GSO_TOP/$main"/[0-9][0-9][0-9][0-9]-*.patch; do
-	[ "${m##*/}" = 0000-cover-letter.patch ] && continue
-	main_of[$(subject "$m")]=$m
+for d in $main; do
+	for m in "$GSO_TOP/$d"/[0-9][0-9][0-9][0-9]-*.patch; do
+		[ "${m##*/}" = 0000-cover-letter.patch ] && continue
+		main_of[$(subject "$m")]=${m#"$GSO_TOP"/}
+	done
 done
 
 mkdir -p "$tmp/deb/gso-$series"
@@ -86,16 +89,16 @@ for p in "$tmp"/fp/*.patch; do
 	f=${p##*/}
 	s=$(subject "$p")
 	m=${main_of[$s]:-}
-	[ -n "$m" ] || die "$f: no patch of $main/ has the subject '$s' (a backport keeps its original's subject)"
-	mid=$(patch_id "$m")
+	[ -n "$m" ] || die "$f: no patch of $main has the subject '$s' (a backport keeps its original's subject)"
+	mid=$(patch_id "$GSO_TOP/$m")
 	if [ "$(patch_id "$p")" = "$mid" ]; then
 		how=same
 	else
 		how=differs
 		grep -q '^\[ Backport' "$p" ||
-			die "$f differs from $main/${m##*/} but its message has no '[ Backport ... ]' line saying why"
+			die "$f differs from $m but its message has no '[ Backport ... ]' line saying why"
 	fi
-	printf '%s\t%s\t%s\t%s\n' "$f" "$main/${m##*/}" "$mid" "$how" >> "$tmp/ports"
+	printf '%s\t%s\t%s\t%s\n' "$f" "$m" "$mid" "$how" >> "$tmp/ports"
 
 	# DEP-3: the message becomes the Description (first line the subject,
 	# then the body, one space in, "." for an empty line), the trailers
@@ -108,7 +111,7 @@ for p in "$tmp"/fp/*.patch; do
 			sed -e '${/^$/d}' | sed -e 's/^$/./' -e 's/^/ /'
 		printf 'Author: %s\n' "$ident"
 		printf 'Origin: other, %s of the virtio-net GSO limits project (v3), ported to %s\n' \
-			"$main/${m##*/}" "$target"
+			"$m" "$target"
 		printf 'Forwarded: no\n'
 		printf 'Last-Update: %s\n' "$(date -u -d "$date" +%F)"
 		grep '^Signed-off-by:' "$tmp/msg"

@@ -101,13 +101,15 @@ stale_check() {
 			check_err 1 "backports/$t/$s/$f is stale: $mfile changed since it was ported ($how)"
 		fi
 	done < "$ports"
-	while IFS= read -r m; do
-		grep -qF "	$m	" "$ports" || check_err 1 "$m has no port in backports/$t/$s"
-	done < <(patches_of "$main")
+	for d in $main; do
+		while IFS= read -r m; do
+			grep -qF "	$m	" "$ports" || check_err 1 "$m has no port in backports/$t/$s"
+		done < <(patches_of "$d")
+	done
 	if [ "$RET" -ne 0 ]; then
 		printf '    refresh: scripts/backport-tree.sh --dev DIR %s%s\n' "$t" \
 			"$([ "$s" = split ] || echo " backports/$t/$s")"
-		printf '             (or from main: scripts/backport-tree.sh --dev DIR %s %s)\n' "$t" "$main"
+		printf '             (or from main: scripts/backport-tree.sh --dev DIR %s %s)\n' "$t" "${main// / + }"
 		printf '             port the change into DIR'"'"'s commits, then\n'
 		printf '             scripts/export-backport.sh%s %s DIR\n' \
 			"$([ "$s" = split ] || echo " --series $s")" "$t"
@@ -115,6 +117,7 @@ stale_check() {
 }
 
 for t in "${targets[@]}"; do
+	split_tree='' split_ps=()
 	want=$(awk -F'\t' -v n="$t" '!/^#/ && $1 == n { print $6 }' configs/distro-trees.tsv)
 	kind=$(awk -F'\t' -v n="$t" '!/^#/ && $1 == n { print $2 }' configs/distro-trees.tsv)
 	if [ -z "$want" ]; then
@@ -124,13 +127,13 @@ for t in "${targets[@]}"; do
 	for s in split guest; do
 		[ -d "backports/$t/$s" ] || continue
 		main=kernel-split-patches
-		[ "$s" = split ] || main=kernel-patches
+		[ "$s" = split ] || main="kernel-event-patches kernel-patches"
 		mapfile -t ps < <(patches_of "backports/$t/$s")
 		tree=$(scripts/backport-tree.sh "$t" "backports/$t/$s" 2>"$TEST_LOG_DIR/t07-$t-$s.err") ||
 			check_err $? "$(tail -n 5 "$TEST_LOG_DIR/t07-$t-$s.err")"
 		log_test "backport $t $s: ${#ps[@]} patches apply with git am"
 		[ -n "${tree:-}" ] || continue
-		[ "$s" = split ] && split_tree=$tree
+		if [ "$s" = split ]; then split_tree=$tree split_ps=("${ps[@]}"); fi
 
 		x=$(mktemp -d)
 		if scripts/export-backport.sh --series "$s" --output "$x" "$t" "$tree" \
@@ -157,7 +160,7 @@ $out"
 		fi
 
 		stale_check "$t" "$s" "$main"
-		log_test "backport $t $s: every port current against $main/"
+		log_test "backport $t $s: every port current against ${main// /, }"
 	done
 	[ -n "${split_tree:-}" ] || continue
 
@@ -199,11 +202,42 @@ $out"
 
 	# Per-patch builds.
 	keys=()
-	for i in "${!ps[@]}"; do
-		keys+=("$( { echo "$want $cfgkey"; files_hash "${ps[@]:0:i+1}"; } | sha256sum | cut -c1-16)")
+	for i in "${!split_ps[@]}"; do
+		keys+=("$( { echo "$want $cfgkey"; files_hash "${split_ps[@]:0:i+1}"; } | sha256sum | cut -c1-16)")
 	done
+	mapfile -t series_c < <(git -C "$wt" diff --name-only base "${commits[-1]}" -- '*.c')
+	objects_of() {
+		{
+			git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" -- '*.c'
+			git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" -- '*.h' |
+				while IFS= read -r h; do
+					[[ $h == include/* ]] && continue
+					for f in "${series_c[@]}"; do
+						[ "$(dirname "$h")" = "$(dirname "$f")" ] && echo "$f"
+					done
+				done
+		} | sort -u | while IFS= read -r f; do
+			if [ -z "$f" ] || [ ! -f "$wt/$f" ]; then continue; fi
+			grep -qsw "$(basename "${f%.c}").o" "$wt/$(dirname "$f")/Makefile" && echo "$f"
+		done
+	}
+	# warnings LOG: "file: message" lines, line numbers left out, sorted.
+	warnings() {
+		sed -nE 's/^([^ :]+):[0-9]+:([0-9]+:)? (warning|error): /\1: \3: /p' "$1" | sort
+	}
+	# A commit that compiles nothing (the selftest) needs no make
+	# prepare: recorded at once; the tree is prepared only when an
+	# uncached commit has objects.
 	todo=0
-	for k in "${keys[@]}"; do [ -f "$cache/results/$k" ] || todo=1; done
+	for i in "${!commits[@]}"; do
+		k=${keys[i]}
+		[ -f "$cache/results/$k" ] && continue
+		if [ -z "$(objects_of "${commits[i]}")" ]; then
+			record "$cache/results/$k" "backport $t: patch $((i + 1))/${#commits[@]} builds (W=1) (no object)" >/dev/null
+		else
+			todo=1
+		fi
+	done
 	if [ $todo = 0 ]; then
 		for k in "${keys[@]}"; do cat "$cache/results/$k"; done
 		continue
@@ -226,26 +260,6 @@ $out"
 		reset_wt "${commits[-1]}"
 		continue
 	fi
-	mapfile -t series_c < <(git -C "$wt" diff --name-only base "${commits[-1]}" -- '*.c')
-	objects_of() {
-		{
-			git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" -- '*.c'
-			git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" -- '*.h' |
-				while IFS= read -r h; do
-					[[ $h == include/* ]] && continue
-					for f in "${series_c[@]}"; do
-						[ "$(dirname "$h")" = "$(dirname "$f")" ] && echo "$f"
-					done
-				done
-		} | sort -u | while IFS= read -r f; do
-			if [ -z "$f" ] || [ ! -f "$wt/$f" ]; then continue; fi
-			grep -qsw "$(basename "${f%.c}").o" "$wt/$(dirname "$f")/Makefile" && echo "$f"
-		done
-	}
-	# warnings LOG: "file: message" lines, line numbers left out, sorted.
-	warnings() {
-		sed -nE 's/^([^ :]+):[0-9]+:([0-9]+:)? (warning|error): /\1: \3: /p' "$1" | sort
-	}
 	for i in "${!commits[@]}"; do
 		c=${commits[i]} k=${keys[i]}
 		name="backport $t: patch $((i + 1))/${#commits[@]} builds (W=1)"
