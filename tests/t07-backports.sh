@@ -186,15 +186,18 @@ $out"
 		cat "$cache/results/quilt-$qkey"
 	else
 		reset_wt base
-		(cd "$wt" && CLONE=$GSO_TOP TARGET=$t bash -euo pipefail -c "$quilt_cmds") \
-			> "$TEST_LOG_DIR/t07-$t-quilt.log" 2>&1 ||
-			check_err $? "quilt push -a failed: $(tail -n 5 "$TEST_LOG_DIR/t07-$t-quilt.log")"
-		# The files the series changes, forced in: Debian's linux-source
-		# trees ignore every top-level path in their .gitignore.
-		mapfile -t touched < <(git -C "$wt" diff --name-only base "${commits[-1]}")
-		git -C "$wt" add -f -- "${touched[@]}" >/dev/null
-		git -C "$wt" diff --cached --quiet "${commits[-1]}" -- "${touched[@]}" ||
-			check_err 1 "the quilt series gives another tree than git am: $(git -C "$wt" diff --cached --stat "${commits[-1]}" -- "${touched[@]}" | tail -n 3)"
+		if (cd "$wt" && CLONE=$GSO_TOP TARGET=$t bash -euo pipefail -c "$quilt_cmds") \
+			> "$TEST_LOG_DIR/t07-$t-quilt.log" 2>&1; then
+			# The files the series changes, forced in: Debian's linux-source
+			# trees ignore every top-level path in their .gitignore.
+			mapfile -t touched < <(git -C "$wt" diff --name-only base "${commits[-1]}")
+			git -C "$wt" add -f -- "${touched[@]}" >/dev/null 2>&1 ||
+				check_err 1 "the quilt series did not create every file git am does"
+			git -C "$wt" diff --cached --quiet "${commits[-1]}" -- "${touched[@]}" ||
+				check_err 1 "the quilt series gives another tree than git am: $(git -C "$wt" diff --cached --stat "${commits[-1]}" -- "${touched[@]}" | tail -n 3)"
+		else
+			check_err 1 "quilt push -a failed: $(tail -n 5 "$TEST_LOG_DIR/t07-$t-quilt.log")"
+		fi
 		git -C "$wt" reset -q
 		reset_wt "${commits[-1]}"
 		record "$cache/results/quilt-$qkey" "backport $t: debian/patches applies with quilt push -a ($kind tree)"
