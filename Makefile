@@ -4,6 +4,8 @@
 #   make demo     build what is needed and show the seed's before/after
 #   make check    run every test; ends with "N passed, N failed, N skipped"
 #   make check-debug  the VM tests on a KASAN + lockdep kernel (opt-in, hours under TCG)
+#   make check-distro-kernel  the split backported to Debian's 6.12.117 and 7.1.8, built and
+#                 booted as t63's host VM against the same release unpatched (opt-in, long)
 #
 # Everything is cached under $(GSO_CACHE) (default ~/.cache/virtio-gso-limits).
 
@@ -11,7 +13,7 @@ SHELL := /bin/bash
 export GSO_CACHE ?= $(HOME)/.cache/virtio-gso-limits
 
 .PHONY: all deps bases kernel qemu initramfs tools demo check check-debug check-static \
-	export-series clean-cache help
+	export-series clean-cache help check-distro-kernel
 
 all: kernel qemu initramfs
 
@@ -46,6 +48,9 @@ check: deps
 
 check-debug: deps
 	@tests/check-debug.sh
+
+check-distro-kernel: deps
+	@tests/check-distro-kernel.sh
 
 check-static: deps
 	@tests/run.sh tests/t00-static.sh tests/t01-series.sh
