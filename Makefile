@@ -4,6 +4,7 @@
 #   make demo     build what is needed and show the seed's before/after
 #   make check    run every test; ends with "N passed, N failed, N skipped"
 #   make check-debug  the VM tests on a KASAN + lockdep kernel (opt-in, hours under TCG)
+#   make check-distro-qemu  build the QEMU backport for packagers fully and run its qtests (opt-in)
 #
 # Everything is cached under $(GSO_CACHE) (default ~/.cache/virtio-gso-limits).
 
@@ -11,7 +12,7 @@ SHELL := /bin/bash
 export GSO_CACHE ?= $(HOME)/.cache/virtio-gso-limits
 
 .PHONY: all deps bases kernel qemu initramfs tools demo check check-debug check-static \
-	export-series clean-cache help
+	export-series clean-cache help check-distro-qemu
 
 all: kernel qemu initramfs
 
@@ -46,6 +47,9 @@ check: deps
 
 check-debug: deps
 	@tests/check-debug.sh
+
+check-distro-qemu: deps
+	@tests/check-distro-qemu.sh
 
 check-static: deps
 	@tests/run.sh tests/t00-static.sh tests/t01-series.sh

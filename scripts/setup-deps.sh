@@ -30,6 +30,9 @@ PKGS_TEST+=(libteam-utils)
 # tests/tools-package.sh: the tools' .deb (dpkg-buildpackage, lintian) and
 # their man pages (man --warnings, groff -ww).
 PKGS_TEST+=(debhelper dpkg-dev lintian man-db groff-base)
+# tests/t08-backports-qemu.sh: the Debian and pve-qemu exports applied as
+# dpkg-source does (quilt push -a); curl fetches Debian's source packages.
+PKGS_TEST+=(quilt curl)
 # Static analysis and fuzzing of the tools (clang with libFuzzer and the
 # sanitizer runtimes), sparse for the kernel series' C=1 builds.
 PKGS_ANALYSIS=(clang libclang-rt-14-dev clang-tidy cppcheck sparse)
