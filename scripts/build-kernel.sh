@@ -5,8 +5,9 @@
 #
 #   scripts/build-kernel.sh [--unpatched | --tree DIR]
 #
-# Default: the pinned Linux base with kernel-patches/ applied, then
-# kernel-split-patches/ (the net core series, which also applies alone).
+# Default: the pinned Linux base with the project's three Linux series
+# stacked, as scripts/tree.sh linux-stack makes it: kernel-event-patches/,
+# kernel-patches/, then kernel-split-patches/ (each also applies alone).
 # --unpatched: the base alone.  --tree DIR: a developer tree as it is.
 # Config: tinyconfig + kernel/configs/kvm_guest.config + configs/kernel.config
 # (+ GSO_KERNEL_EXTRA_CONFIG, a fragment merged last: make check-debug's
@@ -29,8 +30,7 @@ esac
 
 fragment=$GSO_TOP/configs/kernel.config
 case $mode in
-patched)   tree=$("$GSO_TOP/scripts/tree.sh" linux "$GSO_TOP/kernel-patches" \
-		"$GSO_TOP/kernel-split-patches") ;;
+patched)   tree=$("$GSO_TOP/scripts/tree.sh" linux-stack) ;;
 unpatched) tree=$("$GSO_TOP/scripts/tree.sh" linux --unpatched) ;;
 esac
 [ -f "$tree/Makefile" ] || die "$tree is not a kernel tree"

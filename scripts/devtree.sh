@@ -5,12 +5,12 @@
 # commit there, then run scripts/export-series.sh NAME to regenerate the
 # series folder.
 #
-#   scripts/devtree.sh linux|linux-split|qemu|spec [DIR]
+#   scripts/devtree.sh linux|linux-event|linux-split|qemu|spec [DIR]
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-if [ $# -lt 1 ] || [ $# -gt 2 ]; then { echo "usage: $0 linux|linux-split|qemu|spec [DIR]" >&2; exit 2; }; fi
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then { echo "usage: $0 linux|linux-event|linux-split|qemu|spec [DIR]" >&2; exit 2; }; fi
 name=$1
 dir=${2:-$GSO_CACHE/dev/$name}
 applied=$("$GSO_TOP/scripts/tree.sh" "$name")

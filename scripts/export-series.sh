@@ -5,7 +5,7 @@
 # never edit them by hand, edit the commits and run this.
 #
 #   scripts/export-series.sh [--signoff "Name <addr>"] [--output DIR] \
-#       linux|linux-split|qemu|qemu-test|spec [TREE]
+#       linux|linux-event|linux-split|qemu|qemu-test|spec [TREE]
 #
 # TREE defaults to the developer tree from scripts/devtree.sh.  The
 # commits exported are base..HEAD (qemu-test: the commits after those of
@@ -31,7 +31,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [--signoff \"Name <addr>\"] [--output DIR] linux|linux-split|qemu|qemu-test|spec [TREE]" >&2
+	echo "usage: $0 [--signoff \"Name <addr>\"] [--output DIR] linux|linux-event|linux-split|qemu|qemu-test|spec [TREE]" >&2
 	exit 2
 }
 signoff='' out=''
@@ -56,6 +56,8 @@ tree=${2:-$GSO_CACHE/dev/$name}
 case "$name" in
 linux)
 	folder=$GSO_TOP/kernel-patches; prefix="RFC PATCH net-next v3"; upstream_base= ;;
+linux-event)
+	folder=$GSO_TOP/kernel-event-patches; prefix="PATCH net-next"; upstream_base= ;;
 linux-split)
 	folder=$GSO_TOP/kernel-split-patches; prefix="RFC PATCH net-next v3"; upstream_base= ;;
 qemu)
@@ -150,7 +152,7 @@ fold_header() {
 }
 
 case "$name" in
-linux|linux-split|qemu)
+linux|linux-event|linux-split|qemu)
 	[ -f "$tree/scripts/get_maintainer.pl" ] || die "$tree has no scripts/get_maintainer.pl"
 	: > "$tmp/all-recipients"
 	for p in "$tmp"/[0-9][0-9][0-9][0-9]-*.patch; do

@@ -30,9 +30,10 @@ PKGS_TEST+=(libteam-utils)
 # tests/tools-package.sh: the tools' .deb (dpkg-buildpackage, lintian) and
 # their man pages (man --warnings, groff -ww).
 PKGS_TEST+=(debhelper dpkg-dev lintian man-db groff-base)
-# tests/t08-backports-qemu.sh: the Debian and pve-qemu exports applied as
-# dpkg-source does (quilt push -a); curl fetches Debian's source packages.
-PKGS_TEST+=(quilt curl)
+# The backports (tests/t07-backports.sh): Debian's trees fetched with apt
+# (scripts/fetch-distro-source.sh), the DEP-3 series applied with quilt
+# (t07, and t08 for the QEMU exports).
+PKGS_TEST+=(quilt debian-archive-keyring)
 # Static analysis and fuzzing of the tools (clang with libFuzzer and the
 # sanitizer runtimes), sparse for the kernel series' C=1 builds.
 PKGS_ANALYSIS=(clang libclang-rt-14-dev clang-tidy cppcheck sparse)

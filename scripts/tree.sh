@@ -3,10 +3,14 @@
 # Prepare a git tree of a pinned base with a patch series applied, and
 # print its path.
 #
-#   scripts/tree.sh linux|linux-split|qemu|qemu-test|spec [SERIES_DIR... | --unpatched]
+#   scripts/tree.sh linux|linux-event|linux-split|linux-stack|qemu|qemu-test|spec
+#                   [SERIES_DIR... | --unpatched]
 #
-# More than one SERIES_DIR stacks them in that order (the default kernel
-# build applies kernel-patches/ then kernel-split-patches/; qemu-test, the
+# More than one SERIES_DIR stacks them in that order.  linux-stack is the
+# project's kernel, the one the tests boot: the three Linux series, each of
+# which also applies alone, stacked as kernel-event-patches/ (the host's
+# rtnetlink event), kernel-patches/ (the guest series), then
+# kernel-split-patches/ (the net core split); qemu-test, the
 # harness's own QEMU, is qemu-patches/ then the test-only devices of
 # qemu-test-patches/); the tree's key
 # is the hash of all their patches, so each combination is its own tree.
@@ -19,13 +23,16 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { echo "usage: $0 linux|linux-split|qemu|qemu-test|spec [SERIES_DIR...|--unpatched]" >&2; exit 2; }
+usage() { echo "usage: $0 linux|linux-event|linux-split|linux-stack|qemu|qemu-test|spec [SERIES_DIR...|--unpatched]" >&2; exit 2; }
 if [ $# -lt 1 ]; then usage; fi
 name=$1
 shift
 case "$name" in
 linux) series_dirs=("$GSO_TOP/kernel-patches") ;;
+linux-event) series_dirs=("$GSO_TOP/kernel-event-patches") ;;
 linux-split) series_dirs=("$GSO_TOP/kernel-split-patches") ;;
+linux-stack) series_dirs=("$GSO_TOP/kernel-event-patches" "$GSO_TOP/kernel-patches"
+	"$GSO_TOP/kernel-split-patches") ;;
 qemu)  series_dirs=("$GSO_TOP/qemu-patches") ;;
 qemu-test) series_dirs=("$GSO_TOP/qemu-patches" "$GSO_TOP/qemu-test-patches") ;;
 spec)  series_dirs=("$GSO_TOP/spec") ;;

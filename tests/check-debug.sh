@@ -39,7 +39,7 @@ DEBUG_TESTS=(
 )
 [ $# -eq 0 ] || DEBUG_TESTS=("$@")
 
-applied=$(scripts/tree.sh linux "$GSO_TOP/kernel-patches" "$GSO_TOP/kernel-split-patches")
+applied=$(scripts/tree.sh linux-stack)
 sha=$(git -C "$applied" rev-parse HEAD)
 tree=$GSO_CACHE/trees/debug-linux-${sha:0:12}
 if [ ! -e "$tree/.git" ]; then

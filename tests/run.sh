@@ -35,6 +35,7 @@ ALL_TESTS=(
 	tests/t01-series.sh
 	tests/t02-spec.sh
 	tests/t03-perpatch.sh
+	tests/t07-backports.sh
 	tests/t08-backports-qemu.sh
 	tests/tools-analysis.sh
 	tests/tools-daemon-admin.sh

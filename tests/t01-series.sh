@@ -11,7 +11,8 @@ cd "$GSO_TOP"
 
 ident='virtio-net GSO limits project <gso-limits@project.invalid>'
 
-for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches \
+for s in linux:kernel-patches linux-event:kernel-event-patches \
+	linux-split:kernel-split-patches qemu:qemu-patches \
 	qemu-test:qemu-test-patches spec:spec; do
 	name=${s%%:*} dir=${s#*:}
 	mapfile -t patches < <(find "$dir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
@@ -35,7 +36,7 @@ for s in linux:kernel-patches linux-split:kernel-split-patches qemu:qemu-patches
 	log_test "series $name: author and Signed-off-by on every patch"
 
 	case $name in
-	linux|linux-split) cp=(scripts/checkpatch.pl --strict --no-signoff -q) ;;
+	linux|linux-event|linux-split) cp=(scripts/checkpatch.pl --strict --no-signoff -q) ;;
 	qemu|qemu-test)  cp=(scripts/checkpatch.pl -q) ;;
 	*) continue ;;
 	esac
@@ -81,15 +82,23 @@ $out"
 	log_test "series $name: checkpatch clean on every patch"
 done
 
-# The project's kernel: the net core series applies on top of the guest
-# and host series too (scripts/build-kernel.sh stacks them).
-if scripts/tree.sh linux kernel-patches kernel-split-patches >/dev/null \
-	2>"$TEST_LOG_DIR/tree-stacked.err"; then
-	log_test "series linux + linux-split: both apply, stacked, with git am"
-else
-	log_test "series linux + linux-split: both apply, stacked, with git am" FAIL \
-		"$(tail -n 5 "$TEST_LOG_DIR/tree-stacked.err")"
-fi
+# The project's kernel: the three Linux series, each applied alone above,
+# also apply stacked (scripts/tree.sh linux-stack, which
+# scripts/build-kernel.sh builds): the event, the guest series, the net core
+# split.  The event and the guest series are independent: they apply in
+# the other order too.
+for stack in "linux-stack" \
+	"linux kernel-patches kernel-event-patches"; do
+	read -r -a args <<< "$stack"
+	what="linux-event + linux + linux-split"
+	[ "$stack" = linux-stack ] || what="linux then linux-event"
+	if scripts/tree.sh "${args[@]}" >/dev/null 2>"$TEST_LOG_DIR/tree-stacked.err"; then
+		log_test "series $what: apply, stacked, with git am"
+	else
+		log_test "series $what: apply, stacked, with git am" FAIL \
+			"$(tail -n 5 "$TEST_LOG_DIR/tree-stacked.err")"
+	fi
+done
 
 # Broken-patch fixture: the tree step must fail and name the patch.
 err=$(scripts/tree.sh spec tests/fixtures/broken-series 2>&1 >/dev/null) && rc=0 || rc=$?

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 12 item 9: each patch of the Linux series (kernel-patches/, then
-# kernel-split-patches/ stacked on it) builds on its own, and `make W=1
+# Issue 12 item 9: each patch of the Linux series (kernel-event-patches/,
+# kernel-patches/, then kernel-split-patches/, stacked) builds on its own, and `make W=1
 # C=1` (sparse) adds no warning to the objects it touches.
 #
 # What "builds on its own" covers here: at every commit of the series, in
@@ -46,9 +46,15 @@ SPARSE_CHECK='sparse -D__typeof_unqual__=__typeof__'
 command -v sparse >/dev/null ||
 	{ log_test "perpatch: sparse is installed (scripts/setup-deps.sh)" FAIL; tests_exit; }
 
-series_dirs=("$GSO_TOP/kernel-patches")
-[ -n "$(find "$GSO_TOP/kernel-split-patches" -maxdepth 1 -name '0001-*.patch' 2>/dev/null)" ] &&
-	series_dirs+=("$GSO_TOP/kernel-split-patches")
+# The series in the order scripts/tree.sh linux-stack stacks them: the
+# event (it applies alone, so its commit builds on the base alone), the
+# guest series, the net core split.
+series_dirs=()
+for d in kernel-event-patches kernel-patches kernel-split-patches; do
+	if [ -n "$(find "$GSO_TOP/$d" -maxdepth 1 -name '0001-*.patch' 2>/dev/null)" ]; then
+		series_dirs+=("$GSO_TOP/$d")
+	fi
+done
 patches=()
 for d in "${series_dirs[@]}"; do
 	mapfile -t -O ${#patches[@]} patches < <(find "$d" -maxdepth 1 \

@@ -21,7 +21,7 @@
 #          a split).
 #   uppers (item 5) a vlan and a bond on top of virtio-net follow a drop
 #          and, which they did not, the rise after it.
-#   event  (issue 13 item 4, kernel patch 16) an RTM_SETLINK change of a
+#   event  (issue 13 item 4, kernel-event-patches/) an RTM_SETLINK change of a
 #          veth's gso_max_size, and then of its gso_max_segs, each sends an
 #          RTM_NEWLINK carrying the new value, with the veth up and with it
 #          down (ip monitor in the guest).  Control: the same probe on this
@@ -29,7 +29,10 @@
 #          marks such a change MODIFIED, never NOTIFY), so the check would
 #          fail without the patch.
 #   alone  (issue 26 item 9) the flow case again on a guest kernel with
-#          kernel-patches/ only (no net core split: nothing rescues a
+#          kernel-patches/ on kernel-event-patches/ (the host-side event
+#          adds an rtnetlink notification, nothing on the transmit path;
+#          stacked as in the project kernel, so the build is seeded from it)
+#          and without the net core split (nothing rescues a
 #          packet already built over the limit), and in the same run a
 #          control kernel that lacks the route generation bump (the series
 #          plus tests/fixtures/no-route-bump, a stand-in that turns the
@@ -61,7 +64,7 @@ STREAM=$GSO_TOP/tools/build/gso-stream
 MSS=1448
 MSS_RUN_MAX=16
 
-# The probe of patch 16's event, as shell (ash in the guest, bash on the
+# The probe of kernel-event-patches/' event, as shell (ash in the guest, bash on the
 # host): gso_event_probe up|down, with $IP as ip and files under
 # $GSOEV_DIR, makes a veth pair gsoev0/gsoev1, puts gsoev0 in the given
 # state and listens to link events (ip monitor) while gsoev0's
@@ -369,7 +372,7 @@ check_eq "veth up: one RTM_NEWLINK per request, carrying the new value" "$(conso
 check_eq "veth down: the same" "$(console_value EVENT-DOWN)" "1 1 1 1 1"
 log_test "event: gso_max_size/gso_max_segs changes send RTM_NEWLINK, device up and down"
 
-# --- alone: the flow on kernel-patches/ only, with a control -----------------
+# --- alone: the flow without the split series, with a control --------------
 ALONE_BYTES=$((256 << 20))
 alone_guest_script() {
 	cat <<GUEST
@@ -447,7 +450,8 @@ alone_run() {
 	echo " $(console_value GSOSPLIT-BEFORE | grep -E '^[0-9]+$' || echo none)" >> "$TEST_LOG_DIR/$VM.alone.txt"
 }
 
-# The two kernels: kernel-patches/ alone, and the same with the route
+# The two kernels: kernel-patches/ without the split series (on
+# kernel-event-patches/, as linux-stack stacks them), and the same with the route
 # generation bump turned off.  Both configured as the project kernel; a
 # tree made by tree.sh may seed its first build from a built sibling
 # (GSO_KERNEL_SEED=2: also for --tree), so each costs the objects its
@@ -457,9 +461,11 @@ alone_kernel() {
 	tree=$("$GSO_TOP/scripts/tree.sh" linux "$@") || return 1
 	GSO_KERNEL_SEED=2 "$GSO_TOP/scripts/build-kernel.sh" --tree "$tree"
 }
-k_alone=${GSO_ALONE_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-patches")} ||
-	check_err 1 "the kernel with kernel-patches/ alone does not build"
-k_control=${GSO_CONTROL_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-patches" \
+k_alone=${GSO_ALONE_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-event-patches" \
+	"$GSO_TOP/kernel-patches")} ||
+	check_err 1 "the kernel with kernel-patches/ and no split series does not build"
+k_control=${GSO_CONTROL_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-event-patches" \
+	"$GSO_TOP/kernel-patches" \
 	"$GSO_TOP/tests/fixtures/no-route-bump")} ||
 	check_err 1 "the control kernel (no route generation bump) does not build"
 if [ "$RET" -ne 0 ]; then
@@ -470,7 +476,7 @@ alone_run alone "$k_alone"
 alone_run control "$k_control"
 read -r a_n a_mss a_max a_fmax a_cut a_until a_split < "$TEST_LOG_DIR/alone.alone.txt"
 read -r c_n c_mss c_max _ c_cut c_until _ < "$TEST_LOG_DIR/control.alone.txt"
-echo "    kernel-patches/ alone: $a_mss of $a_n frames from 0.5 s after the guest took 48000/32 at" \
+echo "    kernel-patches/ without the split: $a_mss of $a_n frames from 0.5 s after the guest took 48000/32 at" \
 	"one MSS or less, largest payload $a_max, largest frame $a_fmax; $a_cut frames cut to the MSS" \
 	"(runs of $MSS_RUN_MAX or more) until $a_until ms after the drop; GSOSplit: $a_split"
 echo "    control (no route generation bump): $c_mss of $c_n frames at one MSS or less, largest" \
@@ -483,7 +489,7 @@ check_eq "the guest kernel has no net core split (no GSOSplit counter)" "$a_spli
 if [ "$a_max" -le $((10 * MSS)) ] || [ $((a_mss * 2)) -ge "$a_n" ]; then
 	check_err 1 "the stream was cut to the MSS after the drop ($a_mss of $a_n frames): it kept the old limits"
 fi
-log_test "alone: on kernel-patches/ only, an established stream follows a drop ($a_cut frames cut to the MSS, until $a_until ms)"
+log_test "alone: without the split series, an established stream follows a drop ($a_cut frames cut to the MSS, until $a_until ms)"
 # The control must fail the check above, for the reason it is about.
 [ "$c_n" -gt 0 ] || check_err 1 "control: no frames of the stream after the drop"
 if ! [ "$c_max" -le $((10 * MSS)) ] && ! [ $((c_mss * 2)) -ge "$c_n" ]; then

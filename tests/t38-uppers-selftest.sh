@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 26 item 4: the kernel series' own selftest of upper devices
 # (tools/testing/selftests/drivers/net/netdevsim/tso-max-uppers.sh, kernel
-# patch 18) in a guest VM on the project kernel: netdevsim ports' TSO limits
+# patch 17) in a guest VM on the project kernel: netdevsim ports' TSO limits
 # changed at run time through their debugfs knobs (64000/64, 48000/32,
 # 64000/64, 65536/65535), and a vlan and a macvlan on one port, a bond and
 # a bridge over the others follow each change; a user's gso_max_size on
@@ -18,8 +18,7 @@ set -euo pipefail
 . "$GSO_TOP/tests/harness/extra-initrd.sh"
 require_command bash "uppers selftest"
 
-tree=${GSO_SELFTEST_TREE:-$("$GSO_TOP/scripts/tree.sh" linux "$GSO_TOP/kernel-patches" \
-	"$GSO_TOP/kernel-split-patches")}
+tree=${GSO_SELFTEST_TREE:-$("$GSO_TOP/scripts/tree.sh" linux-stack)}
 sel=$tree/tools/testing/selftests/drivers/net/netdevsim
 if [ ! -f "$sel/tso-max-uppers.sh" ]; then
 	log_test "uppers selftest" FAIL "no tso-max-uppers.sh in $tree"
