@@ -9,8 +9,9 @@
 #   - backports/qemu-10.2.2 applies with git am on the pinned QEMU 10.2.2
 #     and is QEMU checkpatch clean;
 #   - backports/qemu-debian-10.2.2 applies with quilt push -a (no fuzz)
-#     after Debian's own patches on Debian's qemu 1:10.2.2+ds-1, and each
-#     patch has the DEP-3 fields;
+#     after Debian's own patches on Debian's qemu 1:10.2.2+ds-1
+#     (scripts/fetch-distro-source.sh qemu-10.2.2), and each patch has the
+#     DEP-3 fields;
 #   - backports/pve-qemu applies with quilt push -a on QEMU 10.2.2 in
 #     pve-qemu's layout and gives the same files as git am;
 #   - the objects each patch touches compile in the Debian tree (configure
@@ -33,7 +34,7 @@ PVE=backports/pve-qemu
 log_dir=$TEST_LOG_DIR/t08
 mkdir -p "$log_dir"
 
-for c in quilt ninja curl; do
+for c in quilt ninja dpkg-source; do
 	command -v "$c" >/dev/null ||
 		{ log_test "backport qemu: $c is installed (scripts/setup-deps.sh)" FAIL; tests_exit; }
 done
@@ -114,19 +115,21 @@ done
 log_test "backport pve-qemu: extra/NNNN-*.patch files and series lines"
 
 # --- apply to the packaged trees, compile the touched objects (cached) -------
-deb_pkg=$(scripts/fetch-distro-qemu.sh 1:10.2.2+ds-1 2> "$log_dir/fetch.err") || {
-	log_test "backport qemu: Debian's qemu 1:10.2.2+ds-1 downloads and verifies" FAIL \
+# Debian's packaged trees (configs/distro-trees.tsv; dpkg-source -x of the
+# pinned .dsc, Debian's patches applied, .pc/ kept).
+debsrc=$(scripts/fetch-distro-source.sh qemu-10.2.2 2> "$log_dir/fetch.err") || {
+	log_test "backport qemu: Debian's qemu 1:10.2.2+ds-1 fetched and verified" FAIL \
 		"$(tail -n 2 "$log_dir/fetch.err")"
 	tests_exit
 }
-trixie_pkg=$(scripts/fetch-distro-qemu.sh 1:10.0.13+ds-0+deb13u1 2>> "$log_dir/fetch.err") || {
-	log_test "backport qemu: Debian's qemu 1:10.0.13+ds-0+deb13u1 downloads and verifies" FAIL \
+t13=$(scripts/fetch-distro-source.sh qemu-10.0.13 2>> "$log_dir/fetch.err") || {
+	log_test "backport qemu: Debian's qemu 1:10.0.13+ds-0+deb13u1 fetched and verified" FAIL \
 		"$(tail -n 2 "$log_dir/fetch.err")"
 	tests_exit
 }
 mapfile -t inputs < <(find "$BP" "$DEB" "$PVE" -type f | sort)
 key=$( { files_hash "${inputs[@]}" "$0" configs/qemu-configure.txt configs/qemu-devices.mak
-	sha256sum "$deb_pkg"/*.tar.xz "$trixie_pkg"/*.tar.xz | cut -d' ' -f1; } |
+	grep -E '^qemu-(10\.2\.2|10\.0\.13)\s' configs/distro-trees.tsv; } |
 	sha256sum | cut -c1-16)
 cache=$GSO_CACHE/backport-qemu
 result=$cache/results/$key.txt
@@ -150,21 +153,12 @@ record() {
 	cat "$work/line" >> "$out"
 }
 
-# unpack ORIG DEBIAN_TAR DIR: a source package's tree, Debian's patches not
-# applied yet.
-unpack() {
-	mkdir -p "$3"
-	tar -xJf "$1" -C "$3" --strip-components=1
-	[ -z "$2" ] || tar -xJf "$2" -C "$3"
-}
 quilt_push() { (cd "$1" && QUILT_PATCHES=debian/patches QUILT_PC=.pc quilt push -a --fuzz=0); }
 
-# Debian: the packaged tree, with the series after Debian's own patches,
-# by the commands of docs/packaging-qemu.md.
-(cd "$deb_pkg" && dpkg-source -q -x --skip-patches qemu_10.2.2+ds-1.dsc "$work/qemu-debian") \
-	> "$log_dir/dpkg-source.log" 2>&1 ||
-	check_err 1 "dpkg-source -x failed: $(tail -n 3 "$log_dir/dpkg-source.log")"
+# Debian: the packaged tree (Debian's patches applied), with the series
+# after them, by the commands of docs/packaging-qemu.md.
 debtree=$work/qemu-debian
+cp -a "$debsrc" "$debtree"
 cp -R "$GSO_TOP/$DEB/debian/." "$debtree/debian/"
 (cd "$debtree" && cat debian/patches/gso-limits/series >> debian/patches/series)
 deb_ok=0
@@ -175,7 +169,8 @@ record "backport qemu-debian-10.2.2: quilt push -a on Debian's 1:10.2.2+ds-1 (af
 # pve-qemu: the extra/ patches on QEMU 10.2.2 (pve-qemu's own patches are
 # not reachable here), as dpkg-source would apply them.
 pvetree=$work/qemu-pve
-unpack "$deb_pkg/qemu_10.2.2+ds.orig.tar.xz" "" "$pvetree"
+mkdir -p "$pvetree"
+git -C "$tree" archive base | tar -x -C "$pvetree"
 mkdir -p "$pvetree/debian/patches/extra"
 cp "$GSO_TOP/$PVE"/debian/patches/extra/*.patch "$pvetree/debian/patches/extra/"
 cp "$PVE/debian/patches/series.gso-limits" "$pvetree/debian/patches/series"
@@ -241,8 +236,6 @@ fi
 # feature is bit 71: the backport builds on the extended-feature API of
 # QEMU 10.2 (host_features_ex, virtio_has_feature_ex, ...), which 10.0.13
 # lacks.  Should that change, this check says to revisit the decision.
-t13=$work/qemu-10.0.13
-unpack "$trixie_pkg/qemu_10.0.13+ds.orig.tar.xz" "" "$t13"
 [ ! -e "$t13/include/hw/virtio/virtio-features.h" ] ||
 	check_err 1 "10.0.13 has include/hw/virtio/virtio-features.h: revisit the 10.0.13 backport"
 grep -q 'uint32_t guest_features\[2\];' "$t13/include/hw/virtio/virtio-pci.h" ||
@@ -258,8 +251,9 @@ for sym in VIRTIO_FEATURES_NU64S virtio_has_feature_ex virtio_add_feature_ex; do
 done
 record "backport qemu: Debian 13's QEMU 10.0.13 has no feature bits above 63 (no backport)"
 
+# The work trees stay until the next cold run replaces them (removing
+# three QEMU trees takes a minute on a loaded machine).
 if [ "$TESTS_FAILED" -eq 0 ]; then
 	mv "$out" "$result"
-	rm -rf "$work"
 fi
 tests_exit
