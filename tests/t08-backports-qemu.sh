@@ -171,9 +171,28 @@ record "backport qemu-debian-10.2.2: quilt push -a on Debian's 1:10.2.2+ds-1 (af
 pvetree=$work/qemu-pve
 mkdir -p "$pvetree"
 git -C "$tree" archive base | tar -x -C "$pvetree"
-mkdir -p "$pvetree/debian/patches/extra"
-cp "$GSO_TOP/$PVE"/debian/patches/extra/*.patch "$pvetree/debian/patches/extra/"
-cp "$PVE/debian/patches/series.gso-limits" "$pvetree/debian/patches/series"
+# A stand-in for pve-qemu's own series (named so: its patches are not
+# reachable here): one extra/ patch and one after it, each adding a file.
+# The series lines go in by the commands of docs/packaging-qemu.md.
+pvep=$pvetree/debian/patches
+mkdir -p "$pvep/extra" "$pvep/bitmap-mirror"
+for sp in extra/0031-stand-in bitmap-mirror/0001-stand-in; do
+	printf '%s\n' '--- /dev/null' "+++ b/${sp%%/*}-stand-in.txt" '@@ -0,0 +1 @@' "+$sp" \
+		> "$pvep/$sp.patch"
+	echo "$sp.patch" >> "$pvep/series"
+done
+(
+	cd "$pvetree"
+	REPO=$GSO_TOP
+	cp "$REPO"/backports/pve-qemu/debian/patches/extra/*.patch debian/patches/extra/
+	awk 'NR == FNR { add = add $0 "\n"; next }
+	     { line[++n] = $0; if ($0 ~ /^extra\//) last = n }
+	     END { for (i = 1; i <= n; i++) { print line[i]; if (i == last) printf "%s", add } }' \
+	    "$REPO"/backports/pve-qemu/debian/patches/series.gso-limits debian/patches/series > series.new
+	mv series.new debian/patches/series
+)
+check_eq "pve-qemu series after the commands" "$(tr '\n' ' ' < "$pvep/series")" \
+	"extra/0031-stand-in.patch $(tr '\n' ' ' < "$PVE/debian/patches/series.gso-limits")bitmap-mirror/0001-stand-in.patch "
 quilt_push "$pvetree" > "$log_dir/quilt-pve.log" 2>&1 ||
 	check_err 1 "$(grep -E -m3 'FAILED|does not apply|fuzz' "$log_dir/quilt-pve.log")"
 # The same files as git am gives.
@@ -182,7 +201,7 @@ for f in "${touched[@]}"; do
 	cmp -s "$tree/$f" "$pvetree/$f" || check_err 1 "$f differs between git am and the pve-qemu series"
 	cmp -s "$tree/$f" "$debtree/$f" || check_err 1 "$f differs between git am and the Debian series"
 done
-record "backport pve-qemu: quilt push -a on QEMU 10.2.2, same files as git am"
+record "backport pve-qemu: series lines after extra/, quilt push -a on QEMU 10.2.2, same files as git am"
 
 # Compile the objects the series touches, in the Debian tree (Debian's own
 # patches skip the firmware the +ds tarball lacks).
