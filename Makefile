@@ -6,6 +6,7 @@
 #   make check-debug  the VM tests on a KASAN + lockdep kernel (opt-in, hours under TCG)
 #   make check-distro-kernel  the split backported to Debian's 6.12.117 and 7.1.8, built and
 #                 booted as t63's host VM against the same release unpatched (opt-in, long)
+#   make check-distro-qemu  build the QEMU backport for packagers fully and run its qtests (opt-in)
 #
 # Everything is cached under $(GSO_CACHE) (default ~/.cache/virtio-gso-limits).
 
@@ -13,7 +14,7 @@ SHELL := /bin/bash
 export GSO_CACHE ?= $(HOME)/.cache/virtio-gso-limits
 
 .PHONY: all deps bases kernel qemu initramfs tools demo check check-debug check-static \
-	export-series clean-cache help check-distro-kernel
+	export-series clean-cache help check-distro-kernel check-distro-qemu
 
 all: kernel qemu initramfs
 
@@ -51,6 +52,9 @@ check-debug: deps
 
 check-distro-kernel: deps
 	@tests/check-distro-kernel.sh
+
+check-distro-qemu: deps
+	@tests/check-distro-qemu.sh
 
 check-static: deps
 	@tests/run.sh tests/t00-static.sh tests/t01-series.sh

@@ -31,7 +31,8 @@ PKGS_TEST+=(libteam-utils)
 # their man pages (man --warnings, groff -ww).
 PKGS_TEST+=(debhelper dpkg-dev lintian man-db groff-base)
 # The backports (tests/t07-backports.sh): Debian's trees fetched with apt
-# (scripts/fetch-distro-source.sh), the DEP-3 series applied with quilt.
+# (scripts/fetch-distro-source.sh), the DEP-3 series applied with quilt
+# (t07, and t08 for the QEMU exports).
 PKGS_TEST+=(quilt debian-archive-keyring)
 # Static analysis and fuzzing of the tools (clang with libFuzzer and the
 # sanitizer runtimes), sparse for the kernel series' C=1 builds.
