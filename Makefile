@@ -7,6 +7,7 @@
 #   make check-distro-kernel  the split backported to Debian's 6.12.117 and 7.1.8, built and
 #                 booted as t63's host VM against the same release unpatched (opt-in, long)
 #   make check-distro-qemu  build the QEMU backport for packagers fully and run its qtests (opt-in)
+#   make check-distro  both of the above (opt-in)
 #
 # Everything is cached under $(GSO_CACHE) (default ~/.cache/virtio-gso-limits).
 
@@ -14,7 +15,7 @@ SHELL := /bin/bash
 export GSO_CACHE ?= $(HOME)/.cache/virtio-gso-limits
 
 .PHONY: all deps bases kernel qemu initramfs tools demo check check-debug check-static \
-	export-series clean-cache help check-distro-kernel check-distro-qemu
+	export-series clean-cache help check-distro check-distro-kernel check-distro-qemu
 
 all: kernel qemu initramfs
 
@@ -55,6 +56,8 @@ check-distro-kernel: deps
 
 check-distro-qemu: deps
 	@tests/check-distro-qemu.sh
+
+check-distro: check-distro-qemu check-distro-kernel
 
 check-static: deps
 	@tests/run.sh tests/t00-static.sh tests/t01-series.sh
