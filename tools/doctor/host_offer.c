@@ -99,6 +99,21 @@ int doctor_machine_version(const char *type, unsigned int *major, unsigned int *
 	if (*end != '.' || end[1] < '0' || end[1] > '9')
 		return 0;
 	mi = strtoul(end + 1, &end, 10);
+	/*
+	 * A distribution's own revision of a machine type: Proxmox VE names
+	 * its compat fixes pc-q35-10.2+pve1.  The revision does not move the
+	 * type past the release it is based on.
+	 */
+	if (*end == '+') {
+		const char *r = end + 1;
+
+		if (!*r)
+			return 0;
+		for (; *r; r++)
+			if (!((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9')))
+				return 0;
+		end = (char *)r;
+	}
 	if (*end || ma > 1000 || mi > 1000)
 		return 0;
 	*major = (unsigned int)ma;
