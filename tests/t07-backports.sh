@@ -28,12 +28,14 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/harness/perpatch.sh
+. "$(dirname "$0")/harness/perpatch.sh"
 cd "$GSO_TOP"
 
 cache=$GSO_CACHE/backports-check
 mkdir -p "$cache/results"
 fragments=("$GSO_TOP/configs/kernel.config")
-cfgkey=$(files_hash "${fragments[@]}" "$0")
+cfgkey=$(files_hash "${fragments[@]}" "$0" "$GSO_TOP/tests/harness/perpatch.sh")
 
 targets=()
 for d in backports/linux-*/; do
@@ -228,18 +230,15 @@ $out"
 	warnings() {
 		sed -nE 's/^([^ :]+):[0-9]+:([0-9]+:)? (warning|error): /\1: \3: /p' "$1" | sort
 	}
-	# A commit that compiles nothing (the selftest) needs no make
-	# prepare: recorded at once; the tree is prepared only when an
-	# uncached commit has objects.
+	# The tree is prepared only when a commit's result is not cached.  A
+	# commit that compiles no kernel object (the selftest) is checked as
+	# t03 checks it (tests/harness/perpatch.sh): its selftest programs
+	# compiled against the tree's `make headers`, its scripts parsed and
+	# named in their Makefile; one that changes kernel C and compiles
+	# nothing fails.
 	todo=0
 	for i in "${!commits[@]}"; do
-		k=${keys[i]}
-		[ -f "$cache/results/$k" ] && continue
-		if [ -z "$(objects_of "${commits[i]}")" ]; then
-			record "$cache/results/$k" "backport $t: patch $((i + 1))/${#commits[@]} builds (W=1) (no object)" >/dev/null
-		else
-			todo=1
-		fi
+		[ -f "$cache/results/${keys[i]}" ] || todo=1
 	done
 	if [ $todo = 0 ]; then
 		for k in "${keys[@]}"; do cat "$cache/results/$k"; done
@@ -270,7 +269,15 @@ $out"
 		git -C "$wt" checkout -q -f --detach "$c"
 		mapfile -t objs < <(objects_of "$c")
 		if [ ${#objs[@]} -eq 0 ]; then
-			record "$cache/results/$k" "$name (no object)"
+			out=$TEST_LOG_DIR/t07-$t-other
+			mkdir -p "$out"
+			rm -f "$out/$i.other"
+			other_checks "$i" "$c"
+			[ "${kc_at[$i]}" -eq 0 ] ||
+				check_err 1 "changes ${kc_at[$i]} kernel .c/.h file(s) but compiles 0 objects"
+			[ ! -s "$out/$i.other" ] || check_err 1 "$(cat "$out/$i.other")"
+			[ -n "${what_at[$i]}" ] || check_err 1 "changes nothing t07 can check"
+			record "$cache/results/$k" "$name (no kernel object; ${what_at[$i]})"
 			continue
 		fi
 		for f in "${objs[@]}"; do rm -f "$wt/${f%.c}.o"; done
