@@ -51,20 +51,10 @@ fi
 # entry already covers (get_maintainer.pl names a maintainer for it).
 CHECKPATCH_TARGET=linux-7.3.4
 checkpatch_clean() {
-	local tree=$1 p=$2 out rc=0 f m covered=1
+	local tree=$1 p=$2 out rc=0
 	out=$(cd "$tree" && scripts/checkpatch.pl --strict --no-signoff -q "$GSO_TOP/$p" 2>&1) || rc=$?
-	if grep -q 'MAINTAINERS need updating' <<< "$out"; then
-		while IFS= read -r f; do
-			m=$(cd "$tree" && scripts/get_maintainer.pl --no-git --no-git-fallback \
-				--no-rolestats --no-l --no-r -f "$f" 2>/dev/null)
-			[ -n "$m" ] || covered=0
-		done < <(awk '/^diff --git/ { f = $4 } /^new file mode/ { print substr(f, 3) }' "$p")
-		if [ $covered = 1 ]; then
-			out=$(grep -v -e 'MAINTAINERS need updating' -e '^new file mode' \
-				-e '^#[0-9]*: $' -e '^total: ' -e 'added, moved or deleted file' \
-				-e '^  [a-z]' -e '^$' <<< "$out" || true)
-			grep -qE '^(ERROR|WARNING|CHECK)' <<< "$out" || rc=0
-		fi
+	if out=$(checkpatch_excused "$tree" "$GSO_TOP/$p" "$out"); then
+		grep -qE '^(ERROR|WARNING|CHECK)' <<< "$out" || rc=0
 	fi
 	if [ $rc -ne 0 ] || grep -qE '^(ERROR|WARNING|CHECK)' <<< "$out"; then
 		check_err 1 "checkpatch on ${p##*/}:
