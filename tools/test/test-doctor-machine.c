@@ -7,6 +7,7 @@
  * an alias (q35, pc) or a malformed name is not a version.
  */
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "doctor/doctor.h"
 #include "test/check.h"
@@ -23,20 +24,29 @@ static void version(const char *type, int ok, unsigned int ma, unsigned int mi)
 		check(r == 0, "%s is not a versioned machine type (got %d)", type, r);
 }
 
+static const struct {
+	const char *type;
+	int ok;
+	unsigned int major, minor;
+} cases[] = {
+	{ "pc-i440fx-11.0", 1, 11, 0 },
+	{ "pc-q35-10.2", 1, 10, 2 },
+	{ "pc-q35-10.2+pve1", 1, 10, 2 },
+	{ "pc-i440fx-11.0+pve0", 1, 11, 0 },
+	{ "pc-q35-9.2+pve12", 1, 9, 2 },
+	{ "q35", 0, 0, 0 },
+	{ "pc", 0, 0, 0 },
+	{ "pc-q35-10.2+", 0, 0, 0 },
+	{ "pc-q35-10.2+PVE1", 0, 0, 0 },
+	{ "pc-q35-10.2+pve-1", 0, 0, 0 },
+	{ "pc-q35-10.2x", 0, 0, 0 },
+	{ "pc-q35-10", 0, 0, 0 },
+	{ "pc-q35-1001.0", 0, 0, 0 },
+};
+
 int main(void)
 {
-	version("pc-i440fx-11.0", 1, 11, 0);
-	version("pc-q35-10.2", 1, 10, 2);
-	version("pc-q35-10.2+pve1", 1, 10, 2);
-	version("pc-i440fx-11.0+pve0", 1, 11, 0);
-	version("pc-q35-9.2+pve12", 1, 9, 2);
-	version("q35", 0, 0, 0);
-	version("pc", 0, 0, 0);
-	version("pc-q35-10.2+", 0, 0, 0);
-	version("pc-q35-10.2+PVE1", 0, 0, 0);
-	version("pc-q35-10.2+pve-1", 0, 0, 0);
-	version("pc-q35-10.2x", 0, 0, 0);
-	version("pc-q35-10", 0, 0, 0);
-	version("pc-q35-1001.0", 0, 0, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		version(cases[i].type, cases[i].ok, cases[i].major, cases[i].minor);
 	return check_exit_status();
 }
