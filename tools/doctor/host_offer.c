@@ -145,10 +145,9 @@ void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer
 		o->state = o->series ? DOCTOR_OFFER_UNKNOWN : DOCTOR_OFFER_NO_SERIES;
 	else if (o->prop == 0)
 		o->state = DOCTOR_OFFER_PROP_OFF;
-	else if (o->prop == 1)
-		o->state = DOCTOR_OFFER_ON;
-	else if (!o->machine[0] || !doctor_machine_version(o->machine, &major, &minor))
-		o->state = DOCTOR_OFFER_ON;	/* the newest machine type, or an alias of it */
+	else if (o->prop == 1 || !o->machine[0] ||
+		 !doctor_machine_version(o->machine, &major, &minor))
+		o->state = DOCTOR_OFFER_ON;	/* on, or the newest machine type or an alias of it */
 	else
 		o->state = major > 10 || (major == 10 && minor > 2) ? DOCTOR_OFFER_ON :
 			   DOCTOR_OFFER_MACHINE_OFF;

@@ -26,6 +26,7 @@
  * receivers drop it.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
@@ -156,32 +157,56 @@ static void wait_forwarding(const char *tap)
 	fail_msg("%s: not a forwarding bridge port after %d s", tap, FORWARD_WAIT_S);
 }
 
+/* The first line of a small file, newline cut; 0, or -1 if unreadable. */
+static int read_line(const char *path, char *buf, int len)
+{
+	FILE *f = fopen(path, "r");
+	char *ok;
+
+	if (!f)
+		return -1;
+	ok = fgets(buf, len, f);
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* A decimal number that is all of @s, at most @max; 0, or -1. */
+static int parse_ulong(const char *s, unsigned long max, unsigned long *val)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*val = strtoul(s, &end, 10);
+	return errno || *end || *val > max ? -1 : 0;
+}
+
 /* A macvtap's character device, opened (it has IFF_VNET_HDR from the start); -1 if not one. */
 static int macvtap_open(const char *tap)
 {
-	char path[160], node[64];
-	unsigned int maj, min;
-	int ifidx, fd;
-	FILE *f;
+	char path[160], node[64], line[64], *colon;
+	unsigned long ifidx, maj, min;
+	int fd;
 
 	snprintf(path, sizeof(path), "/sys/class/net/%s/ifindex", tap);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%d", &ifidx) != 1) {
-		if (f)
-			fclose(f);
+	if (read_line(path, line, sizeof(line)) || parse_ulong(line, INT32_MAX, &ifidx))
 		return -1;
-	}
-	fclose(f);
-	snprintf(path, sizeof(path), "/sys/class/net/%s/macvtap/tap%d/dev", tap, ifidx);
-	f = fopen(path, "r");
-	if (!f)
+	snprintf(path, sizeof(path), "/sys/class/net/%s/macvtap/tap%lu/dev", tap, ifidx);
+	if (read_line(path, line, sizeof(line)))
 		return -1;	/* not a macvtap */
-	if (fscanf(f, "%u:%u", &maj, &min) != 2)
+	colon = strchr(line, ':');
+	if (!colon)
+		fail_msg("%s: no major:minor in '%s'", path, line);
+	*colon = '\0';
+	if (parse_ulong(line, UINT32_MAX, &maj) || parse_ulong(colon + 1, UINT32_MAX, &min))
 		fail_msg("%s: no major:minor", path);
-	fclose(f);
 	snprintf(node, sizeof(node), "/tmp/tap-blast.%d", (int)getpid());
 	unlink(node);
-	if (mknod(node, S_IFCHR | 0600, makedev(maj, min)))
+	if (mknod(node, S_IFCHR | 0600, makedev((unsigned int)maj, (unsigned int)min)))
 		fail_errno("mknod");
 	fd = open(node, O_RDWR);
 	unlink(node);
