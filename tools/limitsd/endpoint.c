@@ -20,9 +20,11 @@
  * holder's descriptors of it), qom-list and qom-get netdev the virtio-net
  * device on it.  The command line (the -netdev naming the tap, the
  * -device on it) is only a hint: its netdev is used when QEMU's text does
- * not name the tap, its device id is the first device asked about, and
- * both are believed only when QEMU confirms them (a process can write any
- * command line, or have hot-plugged another device since).  libvirt's
+ * not name the tap, its device id is the first device asked about.  The
+ * device is believed only when QEMU confirms it (a process can write any
+ * command line, or have hot-plugged another device since); the netdev taken
+ * from the command line is not confirmed to hold the tap (QEMU only says
+ * the device sits on it), and the daemon logs a warning when it uses one.  libvirt's
  * status file, the manager's own record, names the device directly.
  */
 #include <fnmatch.h>

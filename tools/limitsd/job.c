@@ -400,6 +400,13 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 					    "ifname=%s or one of its descriptors", t->ifname);
 				return;
 			}
+			/*
+			 * QEMU confirms below that the device sits on this
+			 * netdev, not that this netdev holds the tap: say so.
+			 */
+			ld_logp(LD_WARNING, "%s: QEMU's 'info network' does not name it; "
+				"taking netdev %s from pid %d's command line, unconfirmed",
+				t->ifname, t->ep.hint_netdev, (int)t->pid);
 			snprintf(t->ep.netdev, sizeof(t->ep.netdev), "%s", t->ep.hint_netdev);
 		}
 		if (t->ep.hint_device_id[0] && plain_text(t->ep.hint_device_id)) {
