@@ -214,6 +214,20 @@ slowwait() {
 	done
 }
 
+# pcap_stop_settled PCAP PID: stop the tcpdump PID writing PCAP once the file
+# has stopped growing (tcpdump may still be reading its ring; at most 30
+# s), with SIGINT so that it flushes and reports its drops.
+pcap_stop_settled() {
+	local pcap=$1 pid=$2 i size=-1
+	for i in $(seq 30); do
+		[ "$(stat -c %s "$pcap")" = "$size" ] && break
+		size=$(stat -c %s "$pcap")
+		sleep 1
+	done
+	kill -INT "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+
 # start_ready OUT READY CMD...: start a helper process (a stand-in, a tap
 # holder) in the background, its output in OUT, killed at cleanup, and wait
 # (at most 5 s) for a line matching READY in OUT.  Its pid in READY_PID.  One

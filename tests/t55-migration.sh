@@ -63,21 +63,12 @@ SMALL=$((4 << 20))
 
 two_paths() {
 	topo_tier1 r8169
-	ip -n "$PEER_NS" link add swbr type bridge stp_state 0 forward_delay 0
-	ip -n "$PEER_NS" addr flush dev wire0
-	ip -n "$PEER_NS" link set wire0 master swbr
-	ip -n "$HOST_NS" link add br1 type bridge stp_state 0 forward_delay 0
-	ip -n "$HOST_NS" link add nic1 type veth peer name wire1 netns "$PEER_NS"
-	ip -n "$HOST_NS" link set nic1 master br1 up
-	ip -n "$HOST_NS" link set br1 up
+	topo_second_path
 	local t
 	for t in 1 2 3 4 5; do
 		ip -n "$HOST_NS" tuntap add dev "tap$t" mode tap vnet_hdr
 		ip -n "$HOST_NS" link set "tap$t" master "$([ "$t" = 2 ] && echo br0 || echo br1)" up
 	done
-	ip -n "$PEER_NS" link set wire1 master swbr up
-	ip -n "$PEER_NS" link set swbr up
-	ip -n "$PEER_NS" addr add "$PEER_IP4/24" dev swbr
 }
 
 # --- receivers -----------------------------------------------------------

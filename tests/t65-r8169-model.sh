@@ -285,15 +285,7 @@ GUEST
 
 	# The wire: every data frame at most MTU-sized, checksums right.
 	local dump=$log_dir/$name.pcap.txt
-	# tcpdump may still be reading its ring: let the file stop growing.
-	local i size=-1
-	for i in $(seq 30); do
-		[ "$(stat -c %s "$pcap")" = "$size" ] && break
-		size=$(stat -c %s "$pcap")
-		sleep 1
-	done
-	kill -INT "$tcpdump_pid" 2>/dev/null || true
-	wait "$tcpdump_pid" 2>/dev/null || true
+	pcap_stop_settled "$pcap" "$tcpdump_pid"
 	# The guest's frames only: the peer's own carry partial checksums
 	# (offloaded, not yet filled in where tcpdump sees them).
 	tcpdump -r "$pcap" -nn -vv "src host $GUEST_IP4 or src host $GUEST_IP6 or src net $FWD_NET" \

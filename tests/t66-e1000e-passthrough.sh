@@ -259,17 +259,7 @@ else
 fi
 con=$TEST_LOG_DIR/t66-hostvm.console.log
 ptcon() { tr -d '\r' < "$con" | sed -n "s/^$1: //p"; }
-stop_capture() {
-	local i size=-1
-	for i in $(seq 30); do
-		[ "$(stat -c %s "$pcap")" = "$size" ] && break
-		size=$(stat -c %s "$pcap")
-		sleep 1
-	done
-	kill -INT "$tcpdump_pid" 2>/dev/null || true
-	wait "$tcpdump_pid" 2>/dev/null || true
-}
-stop_capture
+pcap_stop_settled "$pcap" "$tcpdump_pid"
 wait "$recv_pid" || true
 ptcon PT | grep -E '^(e1000e|bound|nested)' | sed 's/^/    /' || true
 ptcon PT | grep '^error' | sed 's/^/    host VM: /' || true

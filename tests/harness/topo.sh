@@ -78,6 +78,23 @@ topo_tier1() {
 	TOPO_PROFILE=$profile TOPO_MTU=$mtu
 }
 
+# topo_second_path: after topo_tier1, a second egress path: bridge br1 with
+# port nic1, and the wire peer's ends of both paths (wire0, wire1) on a
+# switch bridge swbr that now carries the peer's IPv4 address, so a guest
+# keeps its peer when its tap moves between br0 and br1.
+topo_second_path() {
+	ip -n "$PEER_NS" link add swbr type bridge stp_state 0 forward_delay 0
+	ip -n "$PEER_NS" addr flush dev wire0
+	ip -n "$PEER_NS" link set wire0 master swbr
+	ip -n "$HOST_NS" link add br1 type bridge stp_state 0 forward_delay 0
+	ip -n "$HOST_NS" link add nic1 type veth peer name wire1 netns "$PEER_NS"
+	ip -n "$HOST_NS" link set nic1 master br1 up
+	ip -n "$HOST_NS" link set br1 up
+	ip -n "$PEER_NS" link set wire1 master swbr up
+	ip -n "$PEER_NS" link set swbr up
+	ip -n "$PEER_NS" addr add "$PEER_IP4/24" dev swbr
+}
+
 # The QEMU arguments that attach a virtio-net device to tap0.
 # topo_guest_nic_args [EXTRA DEVICE PROPERTIES]
 topo_guest_nic_args() {

@@ -12,16 +12,7 @@ limitsd_start "$HOST_NS" || check_err 1 "gso-limitsd did not start"
 # A second path: br1 with an e1000e-like port; both ports reach the wire
 # peer through a switch bridge in the peer namespace, so the guest keeps
 # its peer when the tap moves.
-ip -n "$PEER_NS" link add swbr type bridge stp_state 0 forward_delay 0
-ip -n "$PEER_NS" addr flush dev wire0
-ip -n "$PEER_NS" link set wire0 master swbr
-ip -n "$HOST_NS" link add br1 type bridge stp_state 0 forward_delay 0
-ip -n "$HOST_NS" link add nic1 type veth peer name wire1 netns "$PEER_NS"
-ip -n "$HOST_NS" link set nic1 master br1 up
-ip -n "$HOST_NS" link set br1 up
-ip -n "$PEER_NS" link set wire1 master swbr up
-ip -n "$PEER_NS" link set swbr up
-ip -n "$PEER_NS" addr add "$PEER_IP4/24" dev swbr
+topo_second_path
 ip -n "$PEER_NS" addr add "$PEER_IP6/64" dev swbr nodad
 # A port that will join br0 with a smaller limit.
 ip -n "$HOST_NS" link add small0 type veth peer name small0p
