@@ -24,9 +24,6 @@ V6_BYTES=$((32 << 20))
 V6_HELD_PORT=5210 V6_CTRL_PORT=5211
 CTRL_GUEST_IP6=2001:db8:1::2 CTRL_PEER_IP6=2001:db8:1::1
 CTRL_MAC=52:54:00:12:34:57
-# IPv6 on a 1500-byte MTU with timestamps: 1428-byte segments, 86 bytes of
-# Ethernet, IPv6 and TCP headers per frame.
-V6_MSS=1428 V6_HDR=86
 STREAM=$GSO_TOP/tools/build/gso-stream
 DELAYS=$TEST_LOG_DIR/runtime-delays.txt
 : > "$DELAYS"
@@ -216,14 +213,17 @@ phase_hist_only() {
 }
 
 # max_payload_after PCAP PORT T: the largest TCP payload to PORT in PCAP
-# captured at or after T (seconds since the epoch, this machine's clock,
-# which tcpdump's timestamps use too), and how many payload bytes that
-# part carried: "MAX BYTES".
+# at or after time T, the payload bytes sent then, and the header bytes
+# (Ethernet, IP, TCP with its options) of the frame that carried the
+# largest payload: its frame length less its payload, as captured.
 max_payload_after() {
-	tcpdump -tt -n -r "$1" "tcp and dst port $2" 2>/dev/null |
-		awk -v t="$3" '$1 >= t { for (i = 2; i < NF; i++) if ($i == "length") {
-				n = $(i + 1) + 0; b += n; if (n > m) m = n } }
-			END { printf "%d %d\n", m, b }'
+	tcpdump -tt -n -e -r "$1" "tcp and dst port $2" 2>/dev/null |
+		awk -v t="$3" '$1 >= t { f = -1; n = -1
+				for (i = 2; i < NF; i++) if ($i == "length" || $i == "length:") {
+					v = $(i + 1) + 0; if (f < 0) f = v; else n = v }
+				if (n < 0) next
+				b += n; if (n > m) { m = n; h = f - n } }
+			END { printf "%d %d %d\n", m, b, h }'
 }
 
 # recvq PORT: bytes the wire peer's socket on PORT has received and not

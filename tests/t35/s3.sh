@@ -91,26 +91,35 @@ check_eq "IPv6 control NIC's limits (feature off)" \
 [ "${v6_held:-0}" -gt 0 ] ||
 	check_err 1 "IPv6: the held receiver had no bytes queued at the drop: the stream did not cross it"
 phase_hist "$V6_HELD_PORT" nic tap "$V6_BYTES"
-read -r v6max v6after < <(max_payload_after "$TEST_LOG_DIR/$VM-p$V6_HELD_PORT.tap.pcap" \
+read -r v6max v6after v6hdr < <(max_payload_after "$TEST_LOG_DIR/$VM-p$V6_HELD_PORT.tap.pcap" \
 	"$V6_HELD_PORT" "$v6_release")
-{ [ "$v6max" -le $((32 * V6_MSS)) ] && [ $((v6max + V6_HDR)) -lt 48000 ]; } ||
-	check_err 1 "IPv6: after the drop the guest sent a $v6max-byte payload (limit 48000/32, mss $V6_MSS, $V6_HDR bytes of headers)"
-[ "$v6max" -gt $((16 * V6_MSS)) ] ||
+# The stream's MSS and header bytes, measured (the MSS from the capture's
+# frame sizes, gso-hist's guess; the headers from the largest frame), so a
+# different MSS or header length cannot make the bounds below vacuous.
+v6mss=$(hist_q "$VM-p$V6_HELD_PORT" '.mss')
+{ [ "${v6mss:-0}" -ge 536 ] && [ "$v6mss" -le 1440 ]; } ||
+	check_err 1 "IPv6: no plausible MSS measured for the held stream ('$v6mss')"
+{ [ "${v6hdr:-0}" -ge 74 ] && [ "$v6hdr" -le 134 ]; } ||
+	check_err 1 "IPv6: the largest frame's headers measured as '$v6hdr' bytes (Ethernet + IPv6 + TCP: 74-134)"
+v6mss=${v6mss:-1} v6hdr=${v6hdr:-0}
+{ [ "$v6max" -le $((32 * v6mss)) ] && [ $((v6max + v6hdr)) -lt 48000 ]; } ||
+	check_err 1 "IPv6: after the drop the guest sent a $v6max-byte payload (limit 48000/32, mss $v6mss, $v6hdr bytes of headers)"
+[ "$v6max" -gt $((16 * v6mss)) ] ||
 	check_err 1 "IPv6: after the drop the largest payload is $v6max: no GSO frames, nothing shown"
 [ "$v6after" -ge $((V6_BYTES / 2)) ] ||
 	check_err 1 "IPv6: only $v6after of $V6_BYTES bytes were sent after the drop"
-log_test "S3: IPv6 stream across the drop ($v6_held bytes held): $v6after bytes after it within 48000/32 (largest $v6max + $V6_HDR), 0 bytes segmented on the host"
+log_test "S3: IPv6 stream across the drop ($v6_held bytes held): $v6after bytes after it within 48000/32 (largest $v6max + $v6hdr, mss $v6mss), 0 bytes segmented on the host"
 
 # The control: the same IPv6 traffic from the feature-off NIC behind a
 # 48000/32 port is segmented on the host (so the checks above can fail).
 phase_hist_only "$V6_CTRL_PORT" cnic tapc "$PHASE_BYTES"
 cmax=$(hist_q "$VM-p$V6_CTRL_PORT" '.files[0].max_payload')
 cseg=$(hist_q "$VM-p$V6_CTRL_PORT" '.segmented_in_software.bytes')
-[ $((cmax + V6_HDR)) -ge 48000 ] ||
+[ $((cmax + v6hdr)) -ge 48000 ] ||
 	check_err 1 "IPv6 control: the feature-off NIC's largest payload $cmax fits 48000 bytes: no control"
 [ "$cseg" -gt 0 ] 2>/dev/null ||
 	check_err 1 "IPv6 control: ${cseg:-no} bytes segmented on the host: the check cannot fail"
-log_test "S3: IPv6 control, feature-off NIC behind 48000/32: $cseg bytes segmented on the host (largest $cmax + $V6_HDR)"
+log_test "S3: IPv6 control, feature-off NIC behind 48000/32: $cseg bytes segmented on the host (largest $cmax + $v6hdr)"
 limitsd_alive || check_err 1 "gso-limitsd exited: $(tail -n 5 "$TEST_LOG_DIR/limitsd-$HOST_NS.log")"
 log_test "S3: gso-limitsd runs through all changes"
 defer_cleanup
