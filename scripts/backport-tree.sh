@@ -66,12 +66,40 @@ gitq() { git -C "$repo" -c advice.detachedHead=false "$@"; }
 exec 9> "$GSO_CACHE/git/.lock-$target"
 flock 9
 
+# A repository that borrows objects (below) is only as whole as the
+# repositories it borrows from: import again when one is gone.
+alt=$repo/.git/objects/info/alternates
+if [ -f "$alt" ]; then
+	while IFS= read -r a; do
+		if [ ! -d "$a" ]; then
+			log "$target: $a (borrowed objects) is gone: importing again"
+			rm -rf "$repo"
+			break
+		fi
+	done < "$alt"
+fi
+
 if ! gitq rev-parse -q --verify base >/dev/null 2>&1; then
 	src=$("$GSO_TOP/scripts/fetch-distro-source.sh" "$target")
 	log "importing $target into $repo (once per tree)"
-	rm -rf "$repo"
+	# Worktrees of an earlier import (if any) went with its repository.
+	rm -rf "$repo" "$GSO_CACHE/trees/$target-$bsum"-* "$GSO_CACHE/trees/.ok-$target-$bsum"-*
 	mkdir -p "$repo"
 	git -C "$repo" init -q -b upstream
+	# Most files of a distribution's Linux tree are byte-identical to
+	# the pinned base's or to another imported release's (7.3.4: 65000 of
+	# its 95000 blobs are 7.2.13's): borrow those repositories' objects
+	# (git alternates) so that `git add` writes only the blobs no Linux
+	# repository here has yet.  They are this cache's own, and nothing
+	# prunes them (gc.auto is 0 in each); one that is gone makes this
+	# tree import again (above).
+	if [[ $target == linux-* ]]; then
+		for o in "$GSO_CACHE"/git/linux-*/.git/objects; do
+			if [ "$o" = "$repo/.git/objects" ] || [ ! -d "$o" ]; then continue; fi
+			git --git-dir="${o%/objects}" rev-parse -q --verify base >/dev/null 2>&1 || continue
+			echo "$o"
+		done > "$alt"
+	fi
 	gitq config core.autocrlf false
 	gitq config gc.auto 0
 	# zlib level 1 for the import's 80000 loose objects: most of its CPU

@@ -52,6 +52,18 @@ jobs_count() {
 }
 
 # Time a step and print its wall time; used for the build records in docs/.
+# series_kernel SERIES_DIR...: the project's kernel built from the Linux
+# base with exactly these series stacked (scripts/tree.sh linux ...); its
+# first build seeds from a built sibling (GSO_KERNEL_SEED=2, also for
+# --tree), so it costs the objects its patches change.  Prints the
+# bzImage.  t36's guest kernels (kernel-patches/ without the split, and a
+# control), which scripts/prebuild.sh builds ahead of it.
+series_kernel() {
+	local tree
+	tree=$("$GSO_TOP/scripts/tree.sh" linux "$@") || return 1
+	GSO_KERNEL_SEED=2 "$GSO_TOP/scripts/build-kernel.sh" --tree "$tree"
+}
+
 timed() {
 	local start end rc=0
 	start=$(date +%s)

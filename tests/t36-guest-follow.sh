@@ -493,19 +493,13 @@ alone_run() {
 
 # The two kernels: kernel-patches/ without the split series (on
 # kernel-event-patches/, as linux-stack stacks them), and the same with the route
-# generation bump turned off.  Both configured as the project kernel; a
-# tree made by tree.sh may seed its first build from a built sibling
-# (GSO_KERNEL_SEED=2: also for --tree), so each costs the objects its
-# patches change.
-alone_kernel() {
-	local tree
-	tree=$("$GSO_TOP/scripts/tree.sh" linux "$@") || return 1
-	GSO_KERNEL_SEED=2 "$GSO_TOP/scripts/build-kernel.sh" --tree "$tree"
-}
-k_alone=${GSO_ALONE_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-event-patches" \
+# generation bump turned off.  Both configured as the project kernel, each
+# seeded from a built sibling (series_kernel, scripts/lib.sh; also built
+# ahead by scripts/prebuild.sh with the same series).
+k_alone=${GSO_ALONE_KERNEL:-$(series_kernel "$GSO_TOP/kernel-event-patches" \
 	"$GSO_TOP/kernel-patches")} ||
 	check_err 1 "the kernel with kernel-patches/ and no split series does not build"
-k_control=${GSO_CONTROL_KERNEL:-$(alone_kernel "$GSO_TOP/kernel-event-patches" \
+k_control=${GSO_CONTROL_KERNEL:-$(series_kernel "$GSO_TOP/kernel-event-patches" \
 	"$GSO_TOP/kernel-patches" \
 	"$GSO_TOP/tests/fixtures/no-route-bump")} ||
 	check_err 1 "the control kernel (no route generation bump) does not build"
