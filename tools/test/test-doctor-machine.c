@@ -13,6 +13,7 @@
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "doctor/doctor.h"
@@ -54,57 +55,64 @@ static const struct {
 #define TAP	"-netdev|tap,id=n0,ifname=tap0,script=no|"
 #define PCI	"-device|virtio-net-pci,netdev=n0,id=net0"
 
-/* Each command line: the arguments separated by '|'; the tap is tap0. */
+/*
+ * Each command line: the arguments separated by '|'; the tap is tap0.
+ * qemu: the case runs as it is on QEMU (tests/tools-daemon-qemu.sh runs
+ * it, `--qemu-cases`, and compares with QEMU's own qom-get); not the
+ * ones QEMU refuses to start (a bad value, -set for no device), a
+ * virtio-net-device (no virtio-mmio bus on a PC) and a tap without a device.
+ */
 static const struct {
 	const char *why, *cmdline;
 	int want;
+	bool qemu;
 } props[] = {
-	{ "nothing given", TAP PCI, -1 },
-	{ "-device off", TAP PCI ",host_gso_limits=off", 0 },
-	{ "-device y (qapi_bool_parse)", TAP PCI ",host_gso_limits=y", 1 },
-	{ "-device n", TAP PCI ",host_gso_limits=n", 0 },
-	{ "-device: the last of two", TAP PCI ",host_gso_limits=on,host_gso_limits=off", 0 },
+	{ "nothing given", TAP PCI, -1, true },
+	{ "-device off", TAP PCI ",host_gso_limits=off", 0, true },
+	{ "-device y (qapi_bool_parse)", TAP PCI ",host_gso_limits=y", 1, true },
+	{ "-device n", TAP PCI ",host_gso_limits=n", 0, true },
+	{ "-device: the last of two", TAP PCI ",host_gso_limits=on,host_gso_limits=off", 0, true },
 	{ "-device: an escaped comma is part of a value", TAP PCI ",romfile=a,,host_gso_limits=off",
-	  -1 },
+	  -1, false },
 	{ "-device JSON false", TAP "-device|{\"driver\":\"virtio-net-pci\",\"netdev\":\"n0\","
-	  "\"host_gso_limits\":false}", 0 },
-	{ "-global DRIVER.PROP=V", TAP PCI "|-global|virtio-net-pci.host_gso_limits=off", 0 },
-	{ "--global", TAP PCI "|--global|virtio-net-pci.host_gso_limits=no", 0 },
+	  "\"id\":\"net0\",\"host_gso_limits\":false}", 0, true },
+	{ "-global DRIVER.PROP=V", TAP PCI "|-global|virtio-net-pci.host_gso_limits=off", 0, true },
+	{ "--global", TAP PCI "|--global|virtio-net-pci.host_gso_limits=no", 0, true },
 	{ "-global driver=,property=,value=", TAP PCI
-	  "|-global|driver=virtio-net-pci,property=host_gso_limits,value=off", 0 },
+	  "|-global|driver=virtio-net-pci,property=host_gso_limits,value=off", 0, true },
 	{ "-global keys in any order", TAP PCI
-	  "|-global|value=false,property=host_gso_limits,driver=virtio-net-pci", 0 },
+	  "|-global|value=false,property=host_gso_limits,driver=virtio-net-pci", 0, true },
 	{ "-global long form, another property", TAP PCI
-	  "|-global|driver=virtio-net-pci,property=mq,value=off", -1 },
+	  "|-global|driver=virtio-net-pci,property=mq,value=off", -1, true },
 	{ "-global for the backend virtio-net-device", TAP PCI
-	  "|-global|virtio-net-device.host_gso_limits=off", 0 },
+	  "|-global|virtio-net-device.host_gso_limits=off", 0, true },
 	{ "-global for the parent virtio-net-pci-base", TAP PCI
-	  "|-global|virtio-net-pci-base.host_gso_limits=off", 0 },
+	  "|-global|virtio-net-pci-base.host_gso_limits=off", 0, true },
 	{ "-global for another type", TAP PCI
-	  "|-global|virtio-net-pci-non-transitional.host_gso_limits=off", -1 },
+	  "|-global|virtio-net-pci-non-transitional.host_gso_limits=off", -1, true },
 	{ "-global for the alias virtio-net (not a type)", TAP PCI
-	  "|-global|virtio-net.host_gso_limits=off", -1 },
+	  "|-global|virtio-net.host_gso_limits=off", -1, true },
 	{ "-global for the proxy beats the backend's, in any order", TAP PCI
 	  "|-global|virtio-net-pci.host_gso_limits=on|-global|virtio-net-device.host_gso_limits=off",
-	  1 },
+	  1, true },
 	{ "-global: the last of two", TAP PCI "|-global|virtio-net-pci.host_gso_limits=on"
-	  "|-global|driver=virtio-net-pci,property=host_gso_limits,value=off", 0 },
+	  "|-global|driver=virtio-net-pci,property=host_gso_limits,value=off", 0, true },
 	{ "-global: not a boolean (QEMU would not start)", TAP PCI
-	  "|-global|virtio-net-pci.host_gso_limits=maybe", -1 },
+	  "|-global|virtio-net-pci.host_gso_limits=maybe", -1, false },
 	{ "-device beats -global", TAP PCI ",host_gso_limits=on"
-	  "|-global|virtio-net-pci.host_gso_limits=off", 1 },
-	{ "-set device.ID", TAP PCI "|-set|device.net0.host_gso_limits=off", 0 },
+	  "|-global|virtio-net-pci.host_gso_limits=off", 1, true },
+	{ "-set device.ID", TAP PCI "|-set|device.net0.host_gso_limits=off", 0, true },
 	{ "-set beats -device", TAP PCI ",host_gso_limits=on|-set|device.net0.host_gso_limits=off",
-	  0 },
-	{ "-set for another device", TAP PCI "|-set|device.net1.host_gso_limits=off", -1 },
+	  0, true },
+	{ "-set for another device", TAP PCI "|-set|device.net1.host_gso_limits=off", -1, false },
 	{ "virtio-net-device: its own -global", TAP "-device|virtio-net-device,netdev=n0"
-	  "|-global|virtio-net-device.host_gso_limits=off", 0 },
+	  "|-global|virtio-net-device.host_gso_limits=off", 0, false },
 	{ "virtio-net-device: a PCI type's -global", TAP "-device|virtio-net-device,netdev=n0"
-	  "|-global|virtio-net-pci.host_gso_limits=off", -1 },
-	{ "-device by its alias virtio-net", TAP "-device|virtio-net,netdev=n0"
-	  "|-global|virtio-net-pci.host_gso_limits=off", 0 },
+	  "|-global|virtio-net-pci.host_gso_limits=off", -1, false },
+	{ "-device by its alias virtio-net", TAP "-device|virtio-net,netdev=n0,id=net0"
+	  "|-global|virtio-net-pci.host_gso_limits=off", 0, true },
 	{ "no device on the tap: any virtio-net -global", TAP
-	  "-global|virtio-net-pci.host_gso_limits=off", 0 },
+	  "-global|virtio-net-pci.host_gso_limits=off", 0, false },
 };
 
 static void prop(const char *why, const char *cmdline, int want)
@@ -129,8 +137,14 @@ static void prop(const char *why, const char *cmdline, int want)
 	qemu_args_free(&a);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--qemu-cases")) {
+		for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
+			if (props[i].qemu)
+				printf("%d|%s|%s\n", props[i].want, props[i].why, props[i].cmdline);
+		return 0;
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		version(cases[i].type, cases[i].ok, cases[i].major, cases[i].minor);
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
