@@ -12,6 +12,9 @@
 #   - under journald (JOURNAL_STREAM names its stderr) each line carries its
 #     syslog priority: <4> for a tap not reached, <6> for a value set
 #   - sd_notify: READY=1 on NOTIFY_SOCKET once the first pass is done
+#   - a bad command line (an option twice, a value out of range, with
+#     trailing junk or empty, a positional argument, options that mean
+#     nothing together): the reason on stderr, the usage, exit status 2
 # shellcheck disable=SC2317 # helpers run through slowwait look unreachable
 set -euo pipefail
 # shellcheck source=tests/lib.sh
@@ -27,6 +30,56 @@ h link add nic0 type veth peer name nic0p
 h link set dev nic0 gso_max_size 64000 gso_max_segs 64 master br0 up
 h link set dev nic0p up
 h link set dev br0 up
+
+# --- the command line: every bad input refused, exit status 2 --------------------
+# Each case would otherwise run and fail later with status 1 (the namespace
+# $NONS does not exist, the status socket $S/none neither): a case accepted
+# by mistake never starts a daemon, and its status is not 2.
+NONS=gso-no-such-$$
+bad_cmdlines=(
+	"--control given twice|--control $S/a --control $S/b --netns $NONS"
+	"--dry-run given twice|--dry-run --dry-run --netns $NONS"
+	"--verbose given twice|-v --verbose --netns $NONS"
+	"--netns $NONS given twice|--netns $NONS --netns $NONS"
+	"--qmp-socket $S/q given twice|--qmp-socket $S/q --qmp-socket $S/q --netns $NONS"
+	"--settle: milliseconds expected (0..600000), got '100ms'|--settle 100ms --netns $NONS"
+	"--settle: milliseconds expected (0..600000), got '600001'|--settle 600001 --netns $NONS"
+	"--qmp-timeout: milliseconds expected (1..600000), got '0'|--qmp-timeout 0 --netns $NONS"
+	"--rescan: seconds expected (0..86400), got '-1'|--rescan -1 --netns $NONS"
+	"--rescan: seconds expected (0..86400), got '10s'|--rescan 10s --netns $NONS"
+	"--netns: a name in /run/netns expected, got '../$NONS'|--netns ../$NONS"
+	"--timeout is status's|--timeout 500 --netns $NONS"
+	"--json needs --once|--json --netns $NONS"
+	"--once opens no control socket|--once --control $S/c --netns $NONS"
+	"--once makes one pass: --rescan|--once --rescan 5 --netns $NONS"
+	"status takes only --control and --timeout, not --netns|status --netns $NONS --control $S/none"
+	"status takes only --control and --timeout, not --json|status --json --control $S/none"
+	"status --control none: no socket to ask|status --control none"
+	"--timeout: milliseconds expected (1..600000), got '0'|status --timeout 0 --control $S/none"
+	"unexpected argument 'status': the status command comes first|--netns $NONS status"
+	"unexpected argument 'extra'|--netns $NONS extra"
+	"unrecognised option '--no-such-option'|--no-such-option --netns $NONS"
+	"unrecognised option '--once=yes'|--once=yes --netns $NONS"
+	"unrecognised option '-x'|-vx --netns $NONS"
+	"--netns needs a value|--netns"
+	"--version takes no other argument|--version --once --netns $NONS"
+)
+for case in "${bad_cmdlines[@]}"; do
+	want=${case%%|*}
+	read -r -a args <<<"${case#*|}"
+	rc=0
+	err=$(timeout 10 "$LIMITSD" "${args[@]}" 2>&1 >/dev/null) || rc=$?
+	check_eq "gso-limitsd ${args[*]}: exit status" "$rc" 2
+	grep -qF -- "gso-limitsd: $want" <<<"$err" || check_err 1 "gso-limitsd ${args[*]}: unclear message: $(head -1 <<<"$err")"
+	grep -q '^usage: gso-limitsd' <<<"$err" || check_err 1 "gso-limitsd ${args[*]}: no usage on stderr"
+done
+for empty in --netns --control --virsh --proxmox-run-dir --libvirt-run-dir --qmp-socket; do
+	rc=0
+	err=$(timeout 10 "$LIMITSD" "$empty" "" --netns "$NONS" 2>&1 >/dev/null) || rc=$?
+	check_eq "gso-limitsd $empty '': exit status" "$rc" 2
+	grep -qF -- "gso-limitsd: $empty: empty value" <<<"$err" || check_err 1 "$empty '': unclear message: $(head -1 <<<"$err")"
+done
+log_test "command line: $((${#bad_cmdlines[@]} + 6)) bad ones refused with the reason and exit status 2"
 
 standin() { # NAME ENV... -- ARGS...
 	local name=$1 envs=()

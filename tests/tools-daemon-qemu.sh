@@ -28,7 +28,9 @@
 # device without the feature is reported in QEMU's words; gso-doctor knows
 # that a device with no GSO argument offers the feature on machine type 11.0
 # and not on 10.2 (QEMU's x-query-virtio-status says which, and the daemon
-# agrees).
+# agrees); gso-doctor reads host_gso_limits from a command line as QEMU
+# sets it (the unit test's command lines, test-doctor-machine --qemu-cases,
+# each run on QEMU and read back with qom-get).
 # shellcheck disable=SC2317 # helpers run through slowwait look unreachable
 set -euo pipefail
 # shellcheck source=tests/lib.sh
@@ -195,6 +197,45 @@ if [ "$QEMU_GSO_IFACE" = v3 ]; then
 		"$(doctor_json tapm102 "$S/ctl" | jq -r '"\(.severity) \(.evidence.gso_limits_feature) \(.evidence.gso_limitsd_state)"')" \
 		"warning not_offered_machine_type unsupported"
 	log_test "gso-doctor and the daemon agree on both machine types"
+fi
+
+
+# --- gso-doctor's reading of host_gso_limits against QEMU's ----------------------
+# Each command line of test-doctor-machine that QEMU starts with: QEMU's own
+# value (qom-get on the backend, -S: nothing runs) must be what the doctor
+# reads (doctor_offer_prop()): set on (1) on pc-i440fx-10.2, whose default is
+# off; set off (0) on 11.0, whose default is on; not given (-1): each
+# machine's default.  In a namespace of its own: the daemon does not see
+# these taps.
+if [ "$QEMU_GSO_IFACE" = v3 ]; then
+	make -s -C "$GSO_TOP/tools" build/test-doctor-machine >>"$LOG/make.log" 2>&1 ||
+		check_err 1 "test-doctor-machine build: see $LOG/make.log"
+	setup_ns CMDNS
+	qemu_prop() { # MACHINE ARGS...: host_gso_limits of device net0, true/false
+		local m=$1
+		shift
+		printf '%s\n' '{"execute":"qmp_capabilities"}' \
+			'{"execute":"qom-get","arguments":{"path":"/machine/peripheral/net0/virtio-backend","property":"host_gso_limits"}}' \
+			'{"execute":"quit"}' |
+			timeout 30 ip netns exec "$CMDNS" "$QEMU" -nodefaults -display none -S \
+				-machine "$m" -accel tcg -m 64 -L "$FIRMWARE" -bios "$FIRMWARE/qboot.rom" \
+				-qmp stdio "$@" 2>>"$LOG/props-qemu.log" |
+			jq -r 'select(has("return")) | .return | select(type == "boolean")'
+	}
+	n=0
+	while IFS='|' read -r want why rest; do
+		IFS='|' read -r -a argv <<<"$rest"
+		case $want in
+		-1) got="$(qemu_prop pc-i440fx-10.2 "${argv[@]}") $(qemu_prop pc-i440fx-11.0 "${argv[@]}")"
+		    exp="false true" ;;
+		0) got=$(qemu_prop pc-i440fx-11.0 "${argv[@]}") exp=false ;;
+		*) got=$(qemu_prop pc-i440fx-10.2 "${argv[@]}") exp=true ;;
+		esac
+		check_eq "QEMU, $why (doctor: $want)" "$got" "$exp"
+		n=$((n + 1))
+	done < <("$GSO_TOP/tools/build/test-doctor-machine" --qemu-cases)
+	[ "$n" -ge 20 ] || check_err 1 "only $n command lines from test-doctor-machine --qemu-cases"
+	log_test "gso-doctor reads host_gso_limits as QEMU sets it ($n command lines)"
 fi
 
 tests_exit

@@ -94,6 +94,7 @@ bool doctor_limitsd_tap(struct doctor_ctx *ctx, const struct link_info *tap,
 
 /* host_offer.c: whether the tap's device offers VIRTIO_NET_F_GSO_LIMITS with no limit given */
 struct vmm_info;
+struct qemu_args;
 enum doctor_offer_state {
 	DOCTOR_OFFER_UNKNOWN,		/* the QEMU binary could not be read */
 	DOCTOR_OFFER_NO_SERIES,		/* a QEMU without the series: never offered */
@@ -108,6 +109,11 @@ struct doctor_offer {
 	int prop;			/* host_gso_limits= on the device or -global: 1, 0, -1 absent */
 };
 void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer *o);
+/*
+ * host_gso_limits of tap @tap's device as QEMU sets it from command line @a
+ * (-device, -global in both spellings, -set): 1, 0, -1 not given.
+ */
+int doctor_offer_prop(const struct qemu_args *a, const char *tap);
 /* The version of a versioned machine type ("pc-q35-10.2"): 1, else 0 (an alias, "none"). */
 int doctor_machine_version(const char *type, unsigned int *major, unsigned int *minor);
 

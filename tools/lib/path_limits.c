@@ -223,23 +223,25 @@ static bool is_master(const struct link_table *t, const struct link_info *li)
 }
 
 /*
- * An Open vSwitch internal port outside the datapath's own ports: kind
- * "openvswitch", the master of nothing (not a datapath's device), and not
- * itself a port of a datapath (whose internal ports hand frames to the
- * host stack).  Proxmox's fwln<VMID>o<N>, the OVS bridge's internal port
- * put into the VM's firewall bridge fwbr<VMID>i<N> (pve-common,
- * PVE/Network.pm create_firewall_bridge_ovs): what the firewall bridge
- * sends to it, internal_dev_xmit() hands to ovs_vport_receive(), into the
- * datapath, and the flows send it out of the datapath's ports.
+ * An Open vSwitch internal port: kind "openvswitch" and the master of
+ * nothing (the datapath's own device, ovs-system, has its netdev ports).
+ * Proxmox's fwln<VMID>o<N>, the OVS bridge's internal port put into the
+ * VM's firewall bridge fwbr<VMID>i<N> (pve-common, PVE/Network.pm
+ * create_firewall_bridge_ovs): what the firewall bridge sends to it,
+ * internal_dev_xmit() hands to ovs_vport_receive(), into the datapath, and
+ * the flows send it out of the datapath's ports.
+ *
+ * Its master, if any, is a Linux bridge or bond, never the datapath: the
+ * kernel refuses an internal device as a datapath's netdev port
+ * (net/openvswitch/vport-netdev.c ovs_netdev_link(): ovs_is_internal_dev()
+ * is -EINVAL) and links no internal port below its datapath
+ * (vport-internal_dev.c has no netdev_upper_dev_link()).  So the walker
+ * does not ask whether the master is a datapath: only a table no kernel
+ * sends has one (tools/test/test-path.c, check_ovs_internal_enslaved()).
  */
 static bool is_ovs_internal_port(const struct link_table *t, const struct link_info *li)
 {
-	const struct link_info *m;
-
-	if (!is_ovs_datapath(li) || is_master(t, li))
-		return false;
-	m = li->master ? link_table_by_index(t, li->master) : NULL;
-	return !m || !is_ovs_datapath(m);
+	return is_ovs_datapath(li) && !is_master(t, li);
 }
 
 const struct link_info *link_table_peer_bridge(const struct link_table *t,

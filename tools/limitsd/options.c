@@ -5,6 +5,8 @@
  * the control socket, the namespaces) into struct ld_options.
  */
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,44 +38,125 @@ static const char usage[] =
 	"  --rescan S         re-read every namespace every S seconds: Linux before the\n"
 	"                     project's notification patch sends no event when a\n"
 	"                     gso_max_*/tso_max_* changes (default 10; 0: never)\n"
-	"  --verbose, -v      log path changes and taps going away\n";
+	"  --verbose, -v      log path changes and taps going away\n"
+	"Each option at most once (--netns and --qmp-socket: each value once);\n"
+	"a usage error exits 2.\n";
 
-static double parse_ms(const char *arg, const char *opt)
+/*
+ * A usage error: what was wrong, the usage, and exit status 2, as the man
+ * page says.  Not fail_usage()'s 1: `--once` exits 1 when a tap was not
+ * set, and a hook or a script must tell that from a bad command line.
+ */
+#define LD_EXIT_USAGE	2
+
+static _Noreturn void __attribute__((noreturn, format(printf, 1, 2)))
+bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", fail_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", usage);
+	exit(LD_EXIT_USAGE);
+}
+
+static double parse_ms(const char *arg, const char *opt, uint64_t min)
 {
 	uint64_t v;
 
-	if (!parse_u64(arg, 0, 600000, &v))
-		fail_usage(usage, "%s: milliseconds expected (0..600000), got '%s'", opt, arg);
+	if (!parse_u64(arg, min, 600000, &v))
+		bad_usage("%s: milliseconds expected (%llu..600000), got '%s'", opt,
+			  (unsigned long long)min, arg);
 	return v / 1000.0;
+}
+
+/* A path or a name: not empty (an empty --control would be "", not the default). */
+static const char *nonempty(const char *arg, const char *opt)
+{
+	if (!*arg)
+		bad_usage("%s: empty value", opt);
+	return arg;
+}
+
+/* @v already among the @n values of a repeatable option: given twice. */
+static void once_each(const char *const *vals, size_t n, const char *v, const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(vals[i], v))
+			bad_usage("%s %s given twice", opt, v);
+}
+
+enum {
+	OPT_NETNS = 'n', OPT_DRY_RUN = 'd', OPT_ONCE = 'o', OPT_JSON = 'j', OPT_CONTROL = 'c',
+	OPT_PROXMOX = 'p', OPT_VIRSH = 'V', OPT_LIBVIRT = 'L', OPT_QMP_SOCKET = 'Q',
+	OPT_TIMEOUT = 'T', OPT_SETTLE = 's', OPT_QMP_TIMEOUT = 't', OPT_RESCAN = 'r',
+	OPT_VERBOSE = 'v', OPT_HELP = 'h', OPT_VERSION = 'W',
+};
+
+static const struct option opts[] = {
+	{ "netns", required_argument, NULL, OPT_NETNS },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "control", required_argument, NULL, OPT_CONTROL },
+	{ "proxmox-run-dir", required_argument, NULL, OPT_PROXMOX },
+	{ "virsh", required_argument, NULL, OPT_VIRSH },
+	{ "libvirt-run-dir", required_argument, NULL, OPT_LIBVIRT },
+	{ "qmp-socket", required_argument, NULL, OPT_QMP_SOCKET },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "settle", required_argument, NULL, OPT_SETTLE },
+	{ "qmp-timeout", required_argument, NULL, OPT_QMP_TIMEOUT },
+	{ "rescan", required_argument, NULL, OPT_RESCAN },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ 0 }
+};
+
+/* "--NAME" of option @c, for messages. */
+static const char *opt_name(int c)
+{
+	static char buf[32];
+	size_t i;
+
+	for (i = 0; opts[i].name; i++)
+		if (opts[i].val == c) {
+			snprintf(buf, sizeof(buf), "--%s", opts[i].name);
+			return buf;
+		}
+	return "?";
+}
+
+/*
+ * What getopt_long() just refused in element @el: a long option as
+ * written, a short one as "-x" (also inside a group such as "-vx").
+ */
+static const char *refused(const char *el)
+{
+	static char one[3] = "-";
+
+	if (el[0] == '-' && el[1] == '-')
+		return el;
+	one[1] = (char)optopt;
+	return one;
 }
 
 void options_parse(int argc, char **argv, struct ld_options *o)
 {
-	static const struct option opts[] = {
-		{ "netns", required_argument, NULL, 'n' },
-		{ "dry-run", no_argument, NULL, 'd' },
-		{ "once", no_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "control", required_argument, NULL, 'c' },
-		{ "proxmox-run-dir", required_argument, NULL, 'p' },
-		{ "virsh", required_argument, NULL, 'V' },
-		{ "libvirt-run-dir", required_argument, NULL, 'L' },
-		{ "qmp-socket", required_argument, NULL, 'Q' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "settle", required_argument, NULL, 's' },
-		{ "qmp-timeout", required_argument, NULL, 't' },
-		{ "rescan", required_argument, NULL, 'r' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	static const char *qmp_globs[64];
 	const char *e = getenv("GSO_LIMITSD_UNOPTIMISED");
+	bool seen[128] = { false };
 	size_t nqmp = 0;
-	int c;
+	int c, at;
 
 	*o = (struct ld_options){ .control = LD_DEFAULT_CONTROL, .status_timeout_s = 5.0 };
 	ld_cfg.unoptimised = e && !strcmp(e, "1");
+	if (argc > 2 && !strcmp(argv[1], "--version"))
+		bad_usage("--version takes no other argument");
 	parse_version_exit(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "status")) {
 		o->status_cmd = true;
@@ -81,72 +164,123 @@ void options_parse(int argc, char **argv, struct ld_options *o)
 		argv++;
 		argc--;
 	}
-	while ((c = getopt_long(argc, argv, "vjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (o->nnetns == LD_MAX_NETNS)
-				fail_usage(usage, "at most %d --netns", LD_MAX_NETNS);
-			o->netns_names[o->nnetns++] = optarg;
+	/*
+	 * '+': no reordering, so argv[at] is the element being read and the
+	 * first non-option ends the options (none is taken); ':': getopt_long()
+	 * reports a missing value, the messages are ours.
+	 */
+	opterr = 0;
+	for (;;) {
+		at = optind;
+		c = getopt_long(argc, argv, "+:vjh", opts, NULL);
+		if (c == -1)
 			break;
-		case 'd':
+		if (c == ':')
+			bad_usage("%s needs a value", refused(argv[at]));
+		if (c == '?')
+			bad_usage("unrecognised option '%s' (unknown, ambiguous, or given a value "
+				  "it does not take)", refused(argv[at]));
+		if (c == OPT_VERSION)
+			bad_usage("--version takes no other argument");
+		/* --netns and --qmp-socket are repeatable (each value once); no other option. */
+		if (c != OPT_NETNS && c != OPT_QMP_SOCKET && c != OPT_HELP) {
+			if (seen[c])
+				bad_usage("%s given twice", opt_name(c));
+			seen[c] = true;
+		}
+		switch (c) {
+		case OPT_NETNS:
+			nonempty(optarg, "--netns");
+			if (strchr(optarg, '/') || !strcmp(optarg, ".") || !strcmp(optarg, ".."))
+				bad_usage("--netns: a name in /run/netns expected, got '%s'", optarg);
+			once_each(o->netns_names, o->nnetns, optarg, "--netns");
+			if (o->nnetns == LD_MAX_NETNS)
+				bad_usage("at most %d --netns", LD_MAX_NETNS);
+			o->netns_names[o->nnetns++] = optarg;
+			seen[c] = true;
+			break;
+		case OPT_DRY_RUN:
 			ld_cfg.dry_run = true;
 			break;
-		case 'o':
+		case OPT_ONCE:
 			ld_cfg.once = true;
 			break;
-		case 'j':
+		case OPT_JSON:
 			ld_cfg.json = true;
 			break;
-		case 'c':
-			o->control = optarg;
+		case OPT_CONTROL:
+			o->control = nonempty(optarg, "--control");
 			break;
-		case 'p':
-			ld_cfg.proxmox_run_dir = optarg;
+		case OPT_PROXMOX:
+			ld_cfg.proxmox_run_dir = nonempty(optarg, "--proxmox-run-dir");
 			break;
-		case 'V':
-			ld_cfg.virsh = optarg;
+		case OPT_VIRSH:
+			ld_cfg.virsh = nonempty(optarg, "--virsh");
 			break;
-		case 'T':
-			o->status_timeout_s = parse_ms(optarg, "--timeout");
+		case OPT_TIMEOUT:
+			o->status_timeout_s = parse_ms(optarg, "--timeout", 1);
 			break;
-		case 'L':
-			ld_cfg.libvirt_run_dir = optarg;
+		case OPT_LIBVIRT:
+			ld_cfg.libvirt_run_dir = nonempty(optarg, "--libvirt-run-dir");
 			break;
-		case 'Q':
+		case OPT_QMP_SOCKET:
+			nonempty(optarg, "--qmp-socket");
+			once_each(qmp_globs, nqmp, optarg, "--qmp-socket");
 			if (nqmp == sizeof(qmp_globs) / sizeof(qmp_globs[0]))
-				fail_usage(usage, "--qmp-socket: at most 64");
+				bad_usage("--qmp-socket: at most 64");
 			qmp_globs[nqmp++] = optarg;
 			ld_cfg.qmp_sockets = qmp_globs;
 			ld_cfg.nqmp_sockets = nqmp;
+			seen[c] = true;
 			break;
-		case 's':
-			ld_cfg.settle_s = parse_ms(optarg, "--settle");
+		case OPT_SETTLE:
+			ld_cfg.settle_s = parse_ms(optarg, "--settle", 0);
 			if (ld_cfg.max_settle_s < 10 * ld_cfg.settle_s)
 				ld_cfg.max_settle_s = 10 * ld_cfg.settle_s;
 			break;
-		case 't':
-			ld_cfg.qmp_timeout_s = parse_ms(optarg, "--qmp-timeout");
+		case OPT_QMP_TIMEOUT:
+			ld_cfg.qmp_timeout_s = parse_ms(optarg, "--qmp-timeout", 1);
 			break;
-		case 'r': {
+		case OPT_RESCAN: {
 			uint64_t v;
 
 			if (!parse_u64(optarg, 0, 86400, &v))
-				fail_usage(usage, "--rescan: seconds expected (0..86400), got '%s'", optarg);
+				bad_usage("--rescan: seconds expected (0..86400), got '%s'", optarg);
 			ld_cfg.rescan_s = (double)v;
 			break;
 		}
-		case 'v':
+		case OPT_VERBOSE:
 			ld_cfg.verbose = true;
 			break;
-		case 'h':
+		case OPT_HELP:
 			fputs(usage, stdout);
 			exit(EXIT_SUCCESS);
 		default:
-			fail_usage(usage, "unknown option");
+			bad_usage("unrecognised option '%s'", refused(argv[at]));
 		}
 	}
 	if (optind != argc)
-		fail_usage(usage, "unexpected argument '%s'", argv[optind]);
-	if (!o->status_cmd && ld_cfg.json && !ld_cfg.once)
-		fail_usage(usage, "--json needs --once (a running daemon: gso-limitsd status)");
+		bad_usage(o->status_cmd || strcmp(argv[optind], "status") ?
+			  "unexpected argument '%s'" :
+			  "unexpected argument '%s': the status command comes first",
+			  argv[optind]);
+	if (o->status_cmd) {
+		/* status asks a running daemon: the daemon's options mean nothing to it. */
+		for (c = 0; c < (int)(sizeof(seen) / sizeof(seen[0])); c++)
+			if (seen[c] && c != OPT_CONTROL && c != OPT_TIMEOUT)
+				bad_usage("status takes only --control and --timeout, not %s",
+					  opt_name(c));
+		if (!strcmp(o->control, "none"))
+			bad_usage("status --control none: no socket to ask");
+		return;
+	}
+	if (seen[OPT_TIMEOUT])
+		bad_usage("--timeout is status's (gso-limitsd status --timeout MS); "
+			  "the daemon's is --qmp-timeout");
+	if (ld_cfg.json && !ld_cfg.once)
+		bad_usage("--json needs --once (a running daemon: gso-limitsd status)");
+	if (ld_cfg.once && seen[OPT_CONTROL])
+		bad_usage("--once opens no control socket: --control is the running daemon's");
+	if (ld_cfg.once && seen[OPT_RESCAN])
+		bad_usage("--once makes one pass: --rescan is the running daemon's");
 }

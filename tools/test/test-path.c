@@ -459,18 +459,22 @@ static void check_policy_rules(void)
 		    true);
 }
 
-/* Rule 1: Open vSwitch kernel datapath ports. */
+/*
+ * Rule 1: Open vSwitch kernel datapath ports.  br-int, the OVS bridge's
+ * internal port, has no master, as the kernel reports it (an internal
+ * port is no netdev port of its datapath: check_ovs_internal_enslaved()).
+ */
 static void check_ovs(void)
 {
 	const struct topology t = topology("ovs-system:openvswitch tap0:tun@ovs-system "
-					   "eth0@ovs-system/64000/64 br-int:openvswitch@ovs-system "
+					   "eth0@ovs-system/64000/64 br-int:openvswitch "
 					   "vxlan_sys_4789:vxlan@ovs-system tap1:tun@ovs-system");
 	struct route_info r;
 	struct topology ext = t;
 
 	check_rules("ovs datapath: the other ports", &t, NULL, 0, "tap0", "ok", 64000, 64,
 		    "ovs_port",
-		    "eth0:ovs_port,br-int:ovs_port,vxlan_sys_4789:ovs_port,"
+		    "eth0:ovs_port,vxlan_sys_4789:ovs_port,"
 		    "vxlan_sys_4789:vxlan_underlay-50,tap1:ovs_port", true);
 	/* The port's IFLA_INFO_SLAVE_KIND says openvswitch even if the master's kind is unknown. */
 	link_named(&ext, "ovs-system")->kind[0] = '\0';
@@ -481,7 +485,7 @@ static void check_ovs(void)
 		 "openvswitch");
 	check_rules("ovs port by its slave kind", &ext, NULL, 0, "tap0", "ok", 64000, 64,
 		    "ovs_port",
-		    "eth0:ovs_port,br-int:ovs_port,vxlan_sys_4789:ovs_port,"
+		    "eth0:ovs_port,vxlan_sys_4789:ovs_port,"
 		    "vxlan_sys_4789:vxlan_underlay-50,tap1:ovs_port", true);
 	/* OVS's tunnel port is external: the remote comes with each packet. */
 	link_named(&ext, "vxlan_sys_4789")->tunnel_link = 0;
@@ -489,8 +493,29 @@ static void check_ovs(void)
 	r = route(&ext, "default", "eth0");
 	check_rules("ovs datapath with a tunnel port over the default route", &ext, &r, 1, "tap0",
 		    "ok", 63930, 64, "vxlan_underlay",
-		    "eth0:ovs_port,br-int:ovs_port,vxlan_sys_4789:ovs_port,"
+		    "eth0:ovs_port,vxlan_sys_4789:ovs_port,"
 		    "eth0:vxlan_underlay-70,tap1:ovs_port", false);
+}
+
+/*
+ * A table no kernel sends: an internal port (kind openvswitch) whose master
+ * is a datapath.  ovs_netdev_link() refuses an internal device as a netdev
+ * port (-EINVAL) and internal ports get no upper link, so every internal
+ * port a kernel reports has no master or a Linux bridge/bond as master.
+ * This is the only input on which is_ovs_internal_port()'s former "and its
+ * master is no datapath" made a difference: br-int then led nowhere; now it
+ * is an internal port like any other, into every datapath, so dp2's
+ * smaller limit counts (only ever lower: never software segmentation).
+ */
+static void check_ovs_internal_enslaved(void)
+{
+	const struct topology t = topology("ovs-system:openvswitch tap0:tun@ovs-system "
+					   "eth0@ovs-system/64000/64 br-int:openvswitch@ovs-system "
+					   "dp2:openvswitch eth2@dp2/32000/32");
+
+	check_rules("ovs internal port enslaved to a datapath (no kernel): an internal port", &t,
+		    NULL, 0, "tap0", "ok", 32000, 32, "ovs_port",
+		    "eth0:ovs_port,br-int:ovs_port,eth2:ovs_port", false);
 }
 
 /*
@@ -576,6 +601,7 @@ int main(void)
 	check_routed();
 	check_policy_rules();
 	check_ovs();
+	check_ovs_internal_enslaved();
 	check_ovs_firewall();
 	return check_exit_status();
 }
