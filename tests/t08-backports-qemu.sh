@@ -10,8 +10,9 @@
 #     and is QEMU checkpatch clean;
 #   - backports/qemu-debian-10.2.2 applies with quilt push -a (no fuzz)
 #     after Debian's own patches on Debian's qemu 1:10.2.2+ds-1
-#     (scripts/fetch-distro-source.sh qemu-10.2.2), and each patch has the
-#     DEP-3 fields;
+#     (scripts/fetch-distro-source.sh qemu-10.2.2), and each patch has a
+#     DEP-3 header (scripts/dep3.sh's dep3_check: the fields, Origin a
+#     URL);
 #   - backports/pve-qemu applies with quilt push -a on QEMU 10.2.2 in
 #     pve-qemu's layout and gives the same files as git am;
 #   - the objects each patch touches compile in the Debian tree (configure
@@ -25,6 +26,8 @@
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/dep3.sh
+. "$(dirname "$0")/../scripts/dep3.sh"
 cd "$GSO_TOP"
 
 ident='virtio-net GSO limits project <gso-limits@project.invalid>'
@@ -95,12 +98,9 @@ mapfile -t deb_patches < <(sed 's|^|'"$DEB"'/debian/patches/|' "$DEB/debian/patc
 check_eq "Debian quilt patches" "${#deb_patches[@]}" "${#bp_patches[@]}"
 for p in "${deb_patches[@]}"; do
 	[ -f "$p" ] || { check_err 1 "series names $p, which does not exist"; continue; }
-	for f in Description Origin Forwarded Last-Update; do
-		grep -q "^$f: " "$p" || check_err 1 "${p##*/} has no DEP-3 $f"
-	done
-	grep -qx "Author: $ident" "$p" || check_err 1 "${p##*/}: DEP-3 Author is not the project identity"
+	out=$(dep3_check "$p") || check_err 1 "$out"
 done
-log_test "backport qemu-debian-10.2.2: DEP-3 headers on every patch"
+log_test "backport qemu-debian-10.2.2: DEP-3 header on every patch (Origin a URL)"
 
 mapfile -t pve_lines < "$PVE/debian/patches/series.gso-limits"
 check_eq "pve-qemu patches" "${#pve_lines[@]}" "${#bp_patches[@]}"
