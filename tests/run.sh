@@ -38,6 +38,7 @@ ALL_TESTS=(
 	tests/t03-perpatch.sh
 	tests/t07-backports.sh
 	tests/t08-backports-qemu.sh
+	tests/t09-packaging.sh
 	tests/tools-analysis.sh
 	tests/tools-daemon-admin.sh
 	tests/tools-daemon-libvirt.sh
