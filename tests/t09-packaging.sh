@@ -6,6 +6,8 @@
 #   - every quilt patch under backports/ (the kernel series' and QEMU's
 #     Debian series) has a DEP-3 header as scripts/dep3.sh writes it:
 #     Description, Author, Origin "KEYWORD, URL", Forwarded, Last-Update;
+#   - every repository path docs/packaging*.md gives a packager exists
+#     (also in the blocks no check can run here: pve-kernel's steps);
 #   - scripts/fetch-distro-source.sh falls back to snapshot.debian.org
 #     when Debian's archive does not serve a pinned file, for a source
 #     package (.dsc and its tarball, epoch in the version) and for a
@@ -49,6 +51,27 @@ while IFS= read -r series; do
 done < <(find backports -path '*/debian/patches/*' -name series -type f | sort)
 [ "$n" -gt 0 ] || check_err 1 "no quilt series under backports/*/debian/patches"
 log_test "packaging: DEP-3 header on all $n quilt patches (Origin a URL)"
+
+# --- the packaging pages' paths -----------------------------------------------
+# Every path of this repository that docs/packaging*.md tells a packager to
+# take ("$CLONE"/..., "$REPO"/...; $TARGET each kernel target) exists, so a
+# renamed folder cannot leave a page's commands pointing at nothing, the
+# ones no check here can run (pve-kernel's) included.
+# shellcheck disable=SC2016 # the pages' literal "$CLONE"/...
+path_re='"?\$(CLONE|REPO)"?/[^ `")]+'
+mapfile -t kernel_targets < <(find backports -maxdepth 1 -name 'linux-*' -printf '%f\n' | sort)
+n=0
+while IFS= read -r ref; do
+	path=${ref#\"} path=${path#\$CLONE} path=${path#\$REPO} path=${path#\"} path=${path#/}
+	for t in "${kernel_targets[@]}"; do
+		p=${path//\$TARGET/$t}
+		n=$((n + 1))
+		compgen -G "$p" >/dev/null || check_err 1 "docs/packaging*.md names \$CLONE/$path, and $p does not exist"
+		[ "$p" != "$path" ] || break
+	done
+done < <(grep -ohE "$path_re" docs/packaging*.md | sort -u)
+[ "$n" -gt 0 ] || check_err 1 "no \$CLONE/ or \$REPO/ path in docs/packaging*.md"
+log_test "packaging: the $n repository paths docs/packaging*.md names exist"
 
 # --- fetch-distro-source.sh: snapshot.debian.org fallback -----------------------
 work=$(mktemp -d)
