@@ -161,6 +161,13 @@ if ! sum_ok "$top/dl/$file" "$want"; then
 	log "$file verified (sha256, from $got)"
 fi
 
+# unpack_failed WHY: nothing half-unpacked stays, nor the download that
+# gave it (a .dsc's other files are verified only here, by dpkg-source):
+# the next run fetches it again.
+unpack_failed() {
+	rm -rf "$top/unpack" "$top/dl"
+	die "$1 (download removed: the next run fetches it again)"
+}
 rm -rf "$tree" "$top/.ok" "$top/unpack"
 mkdir -p "$top/unpack"
 log "unpacking $file"
@@ -169,7 +176,7 @@ deb)
 	inner=./usr/src/$pkg.tar.xz
 	dpkg-deb --fsys-tarfile "$top/dl/$file" | tar -xO "$inner" |
 		tar -xJ -C "$top/unpack" --strip-components=1 ||
-		die "$file holds no $inner"
+		unpack_failed "$file holds no $inner"
 	mv "$top/unpack" "$tree"
 	;;
 dsc)
@@ -177,7 +184,7 @@ dsc)
 	# needed): the pinned .dsc checksum is the trust anchor, and dpkg-source
 	# still checks the checksums the .dsc lists.
 	(cd "$top/unpack" && dpkg-source -x "$top/dl/$file" src) >&2 ||
-		die "dpkg-source -x $file failed"
+		unpack_failed "dpkg-source -x $file failed (a file the .dsc lists is missing or has another checksum?)"
 	mv "$top/unpack/src" "$tree"
 	rm -rf "$top/unpack"
 	;;

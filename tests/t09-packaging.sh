@@ -12,15 +12,15 @@
 #     when Debian's archive does not serve a pinned file, for a source
 #     package (.dsc and its tarball, epoch in the version) and for a
 #     binary one; a file whose sha256 is not the pinned one, and a version
-#     neither source has, end in a message, a non-zero exit and nothing
-#     left behind.  The script runs in a network namespace of its own
+#     neither source has, and a .dsc whose tarball is not the one it lists
+#     end in a message, a non-zero exit and nothing left behind.  The script runs in a network namespace of its own
 #     (loopback only: nothing outside is reached), where both Debian's
 #     archive and snapshot.debian.org are a STAND-IN: python3's
 #     http.server on 127.0.0.1, whose archive (GSO_DEBIAN_MIRROR) has no
 #     indices, as an archive that dropped the version answers 404, and whose
 #     snapshot (GSO_SNAPSHOT_URL) serves
 #     the API's JSON (/mr/package/PKG/VER/srcfiles,
-#     /mr/binary/PKG/VER/binfiles, with fileinfo) and /file/HASH for two
+#     /mr/binary/PKG/VER/binfiles, with fileinfo) and /file/HASH for three
 #     tiny packages built here with dpkg-source and dpkg-deb.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
@@ -90,6 +90,18 @@ printf 'gsotest (1:1.0) unstable; urgency=medium\n\n  * t09.\n\n -- t09 <t09@pro
 	> "$src/debian/changelog"
 echo 'the stand-in source tree' > "$src/hello.txt"
 (cd "$work/build" && dpkg-source -q -b gsotest-1.0) > "$work/dpkg-source.log" 2>&1
+# A third, whose tarball the stand-in serves altered: its .dsc (the pinned
+# file) is right, the file the .dsc lists is not.
+tamp=$work/build/gsotamp-2.0
+mkdir -p "$tamp/debian/source"
+cp "$src/debian/source/format" "$tamp/debian/source/"
+sed 's/gsotest/gsotamp/' "$src/debian/control" > "$tamp/debian/control"
+printf 'gsotamp (2.0) unstable; urgency=medium\n\n  * t09.\n\n -- t09 <t09@project.invalid>  Thu, 01 Jan 2026 00:00:00 +0000\n' \
+	> "$tamp/debian/changelog"
+echo 'a tree that will be altered' > "$tamp/hello.txt"
+(cd "$work/build" && dpkg-source -q -b gsotamp-2.0) >> "$work/dpkg-source.log" 2>&1
+mkdir -p "$work/build/altered"
+echo 'not the tarball the .dsc lists' | xz > "$work/build/altered/gsotamp_2.0.tar.xz"
 bin=$work/build/deb
 mkdir -p "$bin/DEBIAN" "$bin/usr/src" "$work/build/st/gsotest-source"
 echo 'the stand-in binary tree' > "$work/build/st/gsotest-source/hello.txt"
@@ -117,6 +129,7 @@ listing() {
 }
 listing "$m/mr/package/gsotest/1:1.0/srcfiles" "$work/build/gsotest_1.0.dsc" "$work/build/gsotest_1.0.tar.xz"
 listing "$m/mr/binary/gsotest-source/1.0-1/binfiles" "$work/build/gsotest-source_1.0-1_all.deb"
+listing "$m/mr/package/gsotamp/2.0/srcfiles" "$work/build/gsotamp_2.0.dsc" "$work/build/altered/gsotamp_2.0.tar.xz"
 
 port=8709
 start_ready "$work/http.log" "Serving HTTP" \
@@ -130,6 +143,7 @@ bad_sum=$(printf '0%.0s' $(seq 64))
 	printf 'st-deb\tdeb\tgsotest-source\t1.0-1\tgsotest-source_1.0-1_all.deb\t%s\n' "$deb_sum"
 	printf 'st-bad\tdsc\tgsotest\t1:1.0\tgsotest_1.0.dsc\t%s\n' "$bad_sum"
 	printf 'st-none\tdsc\tgsonone\t2.0\tgsonone_2.0.dsc\t%s\n' "$dsc_sum"
+	printf 'st-tamper\tdsc\tgsotamp\t2.0\tgsotamp_2.0.dsc\t%s\n' "$(sha256sum "$work/build/gsotamp_2.0.dsc" | cut -d' ' -f1)"
 } > "$work/table.tsv"
 
 # fetch NAME: the script in the namespace, against the stand-in; its
@@ -178,5 +192,15 @@ grep -q "neither Debian's archive nor http://127.0.0.1:$port serves it" "$work/s
 	check_err 1 "st-none: no clear message: $(tail -n 2 "$work/st-none.err")"
 nothing_left st-none
 log_test "packaging: fetch-distro-source.sh with neither source: message, exit $rc, nothing kept"
+
+# The pinned .dsc, with a tarball that is not the one it lists:
+# dpkg-source refuses it, and the download goes too (a next run fetches
+# it again instead of failing on the same files forever).
+fetch st-tamper
+[ "$rc" -ne 0 ] || check_err 1 "st-tamper: a tarball the .dsc does not list was unpacked"
+grep -q "dpkg-source -x gsotamp_2.0.dsc failed" "$work/st-tamper.err" ||
+	check_err 1 "st-tamper: no clear message: $(tail -n 2 "$work/st-tamper.err")"
+nothing_left st-tamper
+log_test "packaging: fetch-distro-source.sh refuses a tarball the pinned .dsc does not list, keeps nothing"
 
 tests_exit
