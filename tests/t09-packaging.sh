@@ -178,29 +178,24 @@ for t in st-dsc st-deb; do
 	log_test "packaging: fetch-distro-source.sh $t: archive 404, snapshot stand-in used, sha256 checked"
 done
 
-# Control: the same files against a wrong pinned sha256 are refused.
-fetch st-bad
-[ "$rc" -ne 0 ] || check_err 1 "st-bad: a file with another sha256 than the pinned one was accepted"
-grep -q "refusing it" "$work/st-bad.err" ||
-	check_err 1 "st-bad: no checksum message: $(tail -n 2 "$work/st-bad.err")"
-nothing_left st-bad
-log_test "packaging: fetch-distro-source.sh refuses a bad sha256 from the snapshot, keeps nothing"
-
-fetch st-none
-[ "$rc" -ne 0 ] || check_err 1 "st-none: a version no source has was 'fetched'"
-grep -q "neither Debian's archive nor http://127.0.0.1:$port serves it" "$work/st-none.err" ||
-	check_err 1 "st-none: no clear message: $(tail -n 2 "$work/st-none.err")"
-nothing_left st-none
-log_test "packaging: fetch-distro-source.sh with neither source: message, exit $rc, nothing kept"
-
-# The pinned .dsc, with a tarball that is not the one it lists:
-# dpkg-source refuses it, and the download goes too (a next run fetches
-# it again instead of failing on the same files forever).
-fetch st-tamper
-[ "$rc" -ne 0 ] || check_err 1 "st-tamper: a tarball the .dsc does not list was unpacked"
-grep -q "dpkg-source -x gsotamp_2.0.dsc failed" "$work/st-tamper.err" ||
-	check_err 1 "st-tamper: no clear message: $(tail -n 2 "$work/st-tamper.err")"
-nothing_left st-tamper
-log_test "packaging: fetch-distro-source.sh refuses a tarball the pinned .dsc does not list, keeps nothing"
+# Refused, each with its message, a non-zero exit and nothing kept:
+#   st-bad     control: the same files as st-dsc against a wrong pinned
+#              sha256;
+#   st-none    a version neither source has;
+#   st-tamper  the pinned .dsc with a tarball that is not the one it lists:
+#              dpkg-source refuses it, and the download goes too (a next
+#              run fetches again instead of failing on the same files).
+while IFS='|' read -r t msg what; do
+	fetch "$t"
+	[ "$rc" -ne 0 ] || check_err 1 "$t: exit 0: $what was accepted"
+	grep -qF "$msg" "$work/$t.err" ||
+		check_err 1 "$t: no message '$msg': $(tail -n 2 "$work/$t.err")"
+	nothing_left "$t"
+	log_test "packaging: fetch-distro-source.sh $t: refused ($what), exit $rc, nothing kept"
+done <<EOF
+st-bad|refusing it|a file with another sha256 than the pinned one
+st-none|neither Debian's archive nor http://127.0.0.1:$port serves it|a version no source has
+st-tamper|dpkg-source -x gsotamp_2.0.dsc failed|a tarball the .dsc does not list
+EOF
 
 tests_exit
