@@ -22,7 +22,9 @@
 #     bits above 63), the documented reason it gets no backport.
 # The apply-and-compile part is cached by the content hash of every input
 # (the exports, Debian's files, the configure options and this script):
-# a warm run prints the cached results.
+# a warm run prints the cached results.  The compile step has a key of its
+# own (what it compiles, how, and its own code): a change elsewhere (DEP-3
+# headers, the pve layout, another check) re-runs the quilt checks only.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -204,8 +206,22 @@ done
 record "backport pve-qemu: series lines after extra/, quilt push -a on QEMU 10.2.2, same files as git am"
 
 # Compile the objects the series touches, in the Debian tree (Debian's own
-# patches skip the firmware the +ds tarball lacks).
-if [ "$deb_ok" -eq 0 ]; then
+# patches skip the firmware the +ds tarball lacks).  Its result has a key
+# of its own: what is compiled (the backport's patches: the Debian and
+# pve series give the same files, checked above), how (the configure
+# options, the device set, Debian's tree) and this step's code (between
+# the compile markers).  The whole key above covers all of these, so a
+# change to the DEP-3 headers, the pve layout or another check re-runs
+# the quilt checks but not configure and ninja.
+ckey=$( { files_hash "${bp_patches[@]}" configs/qemu-configure.txt configs/qemu-devices.mak
+	grep -E '^qemu-10\.2\.2\s' configs/distro-trees.tsv
+	sed -n '/^# >>> compile/,/^# <<< compile/p' "$0"; } | sha256sum | cut -c1-16)
+cresult=$cache/results/compile-$ckey.txt
+# >>> compile
+if [ "$deb_ok" -eq 0 ] && [ -f "$cresult" ]; then
+	cat "$cresult"
+	cat "$cresult" >> "$out"
+elif [ "$deb_ok" -eq 0 ]; then
 	opts=()
 	while IFS= read -r line; do
 		line=${line%%#*}
@@ -245,10 +261,15 @@ if [ "$deb_ok" -eq 0 ]; then
 	else
 		check_err 1 "configure failed: $(tail -n 3 "$log_dir/configure.log")"
 	fi
+	if [ "$RET" -eq 0 ]; then
+		printf 'TEST: %-60s [ OK ]\n' "backport qemu-debian-10.2.2: the ${#objs[@]} objects it touches compile (-Werror)" \
+			> "$cresult"
+	fi
 	record "backport qemu-debian-10.2.2: the ${#objs[@]} objects it touches compile (-Werror)"
 else
 	record "backport qemu-debian-10.2.2: the objects it touches compile" FAIL "the series did not apply"
 fi
+# <<< compile
 
 # Debian 13: QEMU 10.0.13's virtio core has 64 feature bits (no
 # virtio-features.h; virtio-pci's guest_features[2]), and the series'
