@@ -158,14 +158,16 @@ if [ -n "$dev" ]; then
 	exit 0
 fi
 
-if [ -f "$stamp" ]; then
+# A stamp whose tree is gone (a cache cleaned by hand) is rebuilt.
+if [ -f "$stamp" ] && [ -e "$tree/.git" ]; then
 	echo "$tree"
 	exit 0
 fi
+rm -f "$stamp"
 if [ -e "$tree" ]; then
 	gitq worktree remove --force "$tree" 2>/dev/null || rm -rf "$tree"
-	gitq worktree prune
 fi
+gitq worktree prune
 log "checking out $target-$key"
 checkout "$tree"
 if ! apply "$tree"; then

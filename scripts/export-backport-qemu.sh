@@ -39,6 +39,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/dep3.sh
+. "$(dirname "$0")/dep3.sh"
 
 # Main's patches that no backport carries, and why (one per line:
 # "file reason").
@@ -48,9 +50,8 @@ NOT_PORTED="\
 BP_DIR=backports/qemu-10.2.2
 DEB_DIR=backports/qemu-debian-10.2.2
 PVE_DIR=backports/pve-qemu
-# Debian's quilt folder for the series, and the author of record.
+# Debian's quilt folder for the series (DEP-3 headers: scripts/dep3.sh).
 DEB_SUB=gso-limits
-IDENT="virtio-net GSO limits project <gso-limits@project.invalid>"
 # pve-qemu numbers debian/patches/extra/ in one sequence; pve-qemu
 # 10.2.1-2 (ed7782b, the last 10.2 release) ends at extra/0031.
 PVE_FIRST=32
@@ -93,30 +94,6 @@ cmd_devtree() {
 	echo "$dir"
 }
 
-# dep3 PATCH OUT: PATCH (format-patch output) as a quilt patch with a
-# DEP-3 header: the commit message becomes the Description, the diff
-# (with its diffstat) follows.
-dep3() {
-	local p=$1 out=$2 tmpd subj date
-	tmpd=$(mktemp -d)
-	git mailinfo "$tmpd/msg" "$tmpd/diff" < "$p" > "$tmpd/info"
-	subj=$(sed -n 's/^Subject: //p' "$tmpd/info")
-	date=$(date -u -d "$(sed -n 's/^Date: //p' "$tmpd/info")" +%F)
-	{
-		printf 'Description: %s\n' "$subj"
-		sed -e 's/^$/./' -e 's/^/ /' "$tmpd/msg"
-		printf 'Author: %s\n' "$IDENT"
-		printf 'Origin: vendor, virtio-net GSO limits project, %s/%s\n' "$BP_DIR" "${p##*/}"
-		printf 'Forwarded: no\n'
-		printf 'Last-Update: %s\n' "$date"
-		printf -- '---\n'
-		# The diff as format-patch wrote it, from the diffstat on,
-		# without the mail signature.
-		sed -n '/^---$/,$p' "$p" | sed '1d' | sed '/^-- $/,$d'
-	} > "$out"
-	rm -rf "$tmpd"
-}
-
 cmd_export() {
 	local out=$GSO_TOP/backports tree='' tmp n p f subj mp id fname m
 	while [ $# -gt 0 ]; do
@@ -154,7 +131,7 @@ cmd_export() {
 	mkdir -p "$tmp/deb/debian/patches/$DEB_SUB"
 	for p in "$tmp"/bp/*.patch; do
 		fname=${p##*/}
-		dep3 "$p" "$tmp/deb/debian/patches/$DEB_SUB/$fname"
+		dep3_write "$p" "$tmp/deb/debian/patches/$DEB_SUB/$fname" "$BP_DIR/$fname"
 		echo "$DEB_SUB/$fname" >> "$tmp/deb/debian/patches/$DEB_SUB/series"
 	done
 

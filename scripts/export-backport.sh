@@ -21,8 +21,9 @@
 #                          backport by the patch-id.
 #   debian/patches/gso-SERIES/NNNN-*.patch
 #                          the same patches as a quilt series with DEP-3
-#                          headers (Description, Author, Origin,
-#                          Forwarded, Last-Update), for a packaged tree
+#                          headers (scripts/dep3.sh: Description, Author,
+#                          Origin, Forwarded, Last-Update), for a
+#                          packaged tree
 #   debian/patches/series  the quilt series lines (split only: the
 #                          host-side fix is what packagers take)
 # SERIES is split (main: kernel-split-patches/, the default) or guest
@@ -32,6 +33,8 @@
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/dep3.sh
+. "$(dirname "$0")/dep3.sh"
 
 usage() { echo "usage: $0 [--series split|guest] [--output DIR] TARGET [TREE]" >&2; exit 2; }
 series=split out=''
@@ -62,7 +65,6 @@ git -C "$tree" diff --quiet HEAD || die "$tree has uncommitted changes"
 n=$(git -C "$tree" rev-list --count base..HEAD)
 [ "$n" -gt 0 ] || die "$tree has no commits on top of base"
 
-ident='virtio-net GSO limits project <gso-limits@project.invalid>'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git -C "$tree" -c core.abbrev=12 format-patch -q --subject-prefix="PATCH $target" \
@@ -100,24 +102,9 @@ for p in "$tmp"/fp/*.patch; do
 	fi
 	printf '%s\t%s\t%s\t%s\n' "$f" "$m" "$mid" "$how" >> "$tmp/ports"
 
-	# DEP-3: the message becomes the Description (first line the subject,
-	# then the body, one space in, "." for an empty line), the trailers
-	# stay as fields, the diff follows a "---" line.
-	git mailinfo -k "$tmp/msg" "$tmp/diff" < "$p" > "$tmp/info"
-	date=$(sed -n 's/^Date: //p' "$tmp/info")
-	{
-		printf 'Description: %s\n' "$s"
-		awk '/^Signed-off-by:/ { exit } { print }' "$tmp/msg" |
-			sed -e '${/^$/d}' | sed -e 's/^$/./' -e 's/^/ /'
-		printf 'Author: %s\n' "$ident"
-		printf 'Origin: other, %s of the virtio-net GSO limits project (v3), ported to %s\n' \
-			"$m" "$target"
-		printf 'Forwarded: no\n'
-		printf 'Last-Update: %s\n' "$(date -u -d "$date" +%F)"
-		grep '^Signed-off-by:' "$tmp/msg"
-		# mailinfo's patch part starts with format-patch's own "---".
-		cat "$tmp/diff"
-	} > "$tmp/deb/gso-$series/$f"
+	# The quilt copy: scripts/dep3.sh's DEP-3 header, Origin the
+	# format-patch file it is made from, Backport-of the main patch.
+	dep3_write "$p" "$tmp/deb/gso-$series/$f" "backports/$target/$series/$f" "$m"
 	echo "gso-$series/$f" >> "$tmp/series"
 done
 

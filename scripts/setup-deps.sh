@@ -32,8 +32,9 @@ PKGS_TEST+=(libteam-utils)
 PKGS_TEST+=(debhelper dpkg-dev lintian man-db groff-base)
 # The backports (tests/t07-backports.sh): Debian's trees fetched with apt
 # (scripts/fetch-distro-source.sh), the DEP-3 series applied with quilt
-# (t07, and t08 for the QEMU exports).
-PKGS_TEST+=(quilt debian-archive-keyring)
+# (t07, and t08 for the QEMU exports); curl for its snapshot.debian.org
+# fallback (t09).
+PKGS_TEST+=(quilt debian-archive-keyring curl)
 # Static analysis and fuzzing of the tools (clang with libFuzzer and the
 # sanitizer runtimes), sparse for the kernel series' C=1 builds.
 PKGS_ANALYSIS=(clang libclang-rt-14-dev clang-tidy cppcheck sparse)

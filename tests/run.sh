@@ -36,6 +36,7 @@ ALL_TESTS=(
 	tests/t01-series.sh
 	tests/t02-spec.sh
 	tests/t03-perpatch.sh
+	tests/t09-packaging.sh
 	tests/tools-analysis.sh
 	tests/tools-daemon-admin.sh
 	tests/tools-daemon-libvirt.sh

@@ -190,5 +190,61 @@ grep -qE '^Fixes: https://github.com/oasis-tcs/virtio-spec/issues/' "${p1:-/dev/
 	check_err 1 "patch 1 has no Fixes: tag naming the virtio-spec issue"
 log_test "spec: the GitHub issue text is ready and patch 1 names it (Fixes:)"
 
+# 7. The issue-number placeholder (docs/submitting.md).  The issue is not
+# filed yet, so patch 1 says ".../issues/NNN": a SKIP naming it, so that
+# every run shows the one step left before posting; with GSO_SUBMISSION=1
+# (the series is about to be posted) a failure.
+# placeholders SERIES: "file:line: text" of every NNN left in the series.
+placeholders() { (cd "$1" && grep -nw 'NNN' -- *.patch) || true; }
+left=$(placeholders "$series")
+name="spec: no issue-number placeholder (NNN) left in the series"
+if [ -z "$left" ]; then
+	log_test "$name"
+elif [ "${GSO_SUBMISSION:-0}" = 1 ]; then
+	log_test "$name" FAIL "$(head -n 1 <<< "$left"): file the virtio-spec issue, put its number in patch 1 and regenerate spec/ (docs/submitting.md)"
+else
+	log_test "$name" SKIP "the virtio-spec issue is not filed yet ($(head -n 1 <<< "$left")); GSO_SUBMISSION=1 makes this a failure; steps: docs/submitting.md"
+fi
+
+# 8. docs/submitting.md's block, run as written (a made-up issue number, a
+# scratch copy of the repository, a scratch tree), gives a series with the
+# number in patch 1's Fixes: and no placeholder: the steps work, and the
+# check above passes on their result.
+submit_cmds=$(awk '/<!-- t02:submit -->/ { f = 1; next } /<!-- \/t02:submit -->/ { f = 0 }
+	f && !/^ *```/' docs/submitting.md)
+if [ -z "$submit_cmds" ]; then
+	check_err 1 "docs/submitting.md has no t02:submit block"
+else
+	scratch=$(mktemp -d)
+	defer rm -rf "$scratch"
+	# The working copy's files (committed or not) in a scratch clone.
+	files=()
+	while IFS= read -r -d '' f; do
+		[ -f "$f" ] && files+=("$f")
+	done < <(git ls-files -z -co --exclude-standard)
+	mkdir -p "$scratch/clone"
+	cp --parents -t "$scratch/clone/" -- "${files[@]}"
+	devdir=$scratch/dev
+	spec_tree=$(scripts/tree.sh spec)
+	repo=$(git -C "$spec_tree" rev-parse --git-common-dir)
+	# The scratch tree is a worktree of the cached spec repository, on a
+	# branch of its own: both go at exit.
+	defer "b=\$(git -C '$devdir' symbolic-ref -q --short HEAD); git -C '$repo' worktree remove --force '$devdir'; git -C '$repo' worktree prune; [ -z \"\$b\" ] || git -C '$repo' branch -q -D \"\$b\""
+	if (cd "$scratch/clone" && BASES_DIR=$(realpath "$BASES_DIR") N=99999 DIR=$devdir \
+		bash -euo pipefail -c "$submit_cmds") \
+		> "$TEST_LOG_DIR/t02-submit.log" 2>&1; then
+		left=$(placeholders "$scratch/clone/spec")
+		[ -z "$left" ] || check_err 1 "placeholder left after the steps: $left"
+		grep -qx 'Fixes: https://github.com/oasis-tcs/virtio-spec/issues/99999' \
+			"$scratch"/clone/spec/0001-*.patch ||
+			check_err 1 "patch 1 has no Fixes: with the number after the steps"
+		[ "$(git -C "$devdir" diff base HEAD)" = "$(git -C "$spec_tree" diff base HEAD)" ] ||
+			check_err 1 "the steps changed the series' diff"
+	else
+		check_err 1 "the t02:submit block failed: $(tail -n 3 "$TEST_LOG_DIR/t02-submit.log")"
+	fi
+fi
+log_test "spec: docs/submitting.md's steps put an issue number in place of NNN"
+
 echo "spec PDF: $pdf (${dir##*/})"
 tests_exit

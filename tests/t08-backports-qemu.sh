@@ -10,8 +10,9 @@
 #     and is QEMU checkpatch clean;
 #   - backports/qemu-debian-10.2.2 applies with quilt push -a (no fuzz)
 #     after Debian's own patches on Debian's qemu 1:10.2.2+ds-1
-#     (scripts/fetch-distro-source.sh qemu-10.2.2), and each patch has the
-#     DEP-3 fields;
+#     (scripts/fetch-distro-source.sh qemu-10.2.2), and each patch has a
+#     DEP-3 header (scripts/dep3.sh's dep3_check: the fields, Origin a
+#     URL);
 #   - backports/pve-qemu applies with quilt push -a on QEMU 10.2.2 in
 #     pve-qemu's layout and gives the same files as git am;
 #   - the objects each patch touches compile in the Debian tree (configure
@@ -21,10 +22,14 @@
 #     bits above 63), the documented reason it gets no backport.
 # The apply-and-compile part is cached by the content hash of every input
 # (the exports, Debian's files, the configure options and this script):
-# a warm run prints the cached results.
+# a warm run prints the cached results.  The compile step has a key of its
+# own (what it compiles, how, and its own code): a change elsewhere (DEP-3
+# headers, the pve layout, another check) re-runs the quilt checks only.
 set -euo pipefail
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/dep3.sh
+. "$(dirname "$0")/../scripts/dep3.sh"
 cd "$GSO_TOP"
 
 ident='virtio-net GSO limits project <gso-limits@project.invalid>'
@@ -95,12 +100,9 @@ mapfile -t deb_patches < <(sed 's|^|'"$DEB"'/debian/patches/|' "$DEB/debian/patc
 check_eq "Debian quilt patches" "${#deb_patches[@]}" "${#bp_patches[@]}"
 for p in "${deb_patches[@]}"; do
 	[ -f "$p" ] || { check_err 1 "series names $p, which does not exist"; continue; }
-	for f in Description Origin Forwarded Last-Update; do
-		grep -q "^$f: " "$p" || check_err 1 "${p##*/} has no DEP-3 $f"
-	done
-	grep -qx "Author: $ident" "$p" || check_err 1 "${p##*/}: DEP-3 Author is not the project identity"
+	out=$(dep3_check "$p") || check_err 1 "$out"
 done
-log_test "backport qemu-debian-10.2.2: DEP-3 headers on every patch"
+log_test "backport qemu-debian-10.2.2: DEP-3 header on every patch (Origin a URL)"
 
 mapfile -t pve_lines < "$PVE/debian/patches/series.gso-limits"
 check_eq "pve-qemu patches" "${#pve_lines[@]}" "${#bp_patches[@]}"
@@ -204,8 +206,22 @@ done
 record "backport pve-qemu: series lines after extra/, quilt push -a on QEMU 10.2.2, same files as git am"
 
 # Compile the objects the series touches, in the Debian tree (Debian's own
-# patches skip the firmware the +ds tarball lacks).
-if [ "$deb_ok" -eq 0 ]; then
+# patches skip the firmware the +ds tarball lacks).  Its result has a key
+# of its own: what is compiled (the backport's patches: the Debian and
+# pve series give the same files, checked above), how (the configure
+# options, the device set, Debian's tree) and this step's code (between
+# the compile markers).  The whole key above covers all of these, so a
+# change to the DEP-3 headers, the pve layout or another check re-runs
+# the quilt checks but not configure and ninja.
+ckey=$( { files_hash "${bp_patches[@]}" configs/qemu-configure.txt configs/qemu-devices.mak
+	grep -E '^qemu-10\.2\.2\s' configs/distro-trees.tsv
+	sed -n '/^# >>> compile/,/^# <<< compile/p' "$0"; } | sha256sum | cut -c1-16)
+cresult=$cache/results/compile-$ckey.txt
+# >>> compile
+if [ "$deb_ok" -eq 0 ] && [ -f "$cresult" ]; then
+	cat "$cresult"
+	cat "$cresult" >> "$out"
+elif [ "$deb_ok" -eq 0 ]; then
 	opts=()
 	while IFS= read -r line; do
 		line=${line%%#*}
@@ -245,10 +261,15 @@ if [ "$deb_ok" -eq 0 ]; then
 	else
 		check_err 1 "configure failed: $(tail -n 3 "$log_dir/configure.log")"
 	fi
+	if [ "$RET" -eq 0 ]; then
+		printf 'TEST: %-60s [ OK ]\n' "backport qemu-debian-10.2.2: the ${#objs[@]} objects it touches compile (-Werror)" \
+			> "$cresult"
+	fi
 	record "backport qemu-debian-10.2.2: the ${#objs[@]} objects it touches compile (-Werror)"
 else
 	record "backport qemu-debian-10.2.2: the objects it touches compile" FAIL "the series did not apply"
 fi
+# <<< compile
 
 # Debian 13: QEMU 10.0.13's virtio core has 64 feature bits (no
 # virtio-features.h; virtio-pci's guest_features[2]), and the series'
