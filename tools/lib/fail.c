@@ -26,14 +26,18 @@ void fail_msg(const char *fmt, ...)
 	exit(fail_status);
 }
 
+void fail_usage_status(int status, const char *usage, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", fail_prog);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n%s", usage);
+	exit(status);
+}
+
 void fail_usage(const char *usage, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", fail_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage);
-	exit(fail_status);
+	fail_usage_status(fail_status, usage, fmt, ap);
 }

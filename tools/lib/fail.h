@@ -9,6 +9,8 @@
 #ifndef GSO_TOOLS_FAIL_H
 #define GSO_TOOLS_FAIL_H
 
+#include <stdarg.h>
+
 /* Name printed in front of usage errors; each tool sets it in main(). */
 extern const char *fail_prog;
 
@@ -37,5 +39,12 @@ _Noreturn void fail_msg(const char *fmt, ...)
  */
 _Noreturn void fail_usage(const char *usage, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
+
+/*
+ * fail_usage() with its own exit status and a va_list: for a tool whose
+ * usage errors must be told from its other failures (gso-limitsd: 2).
+ */
+_Noreturn void fail_usage_status(int status, const char *usage, const char *fmt, va_list ap)
+	__attribute__((noreturn, format(printf, 3, 0)));
 
 #endif

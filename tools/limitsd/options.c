@@ -54,12 +54,8 @@ bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", fail_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage);
-	exit(LD_EXIT_USAGE);
+	fail_usage_status(LD_EXIT_USAGE, usage, fmt, ap);
 }
 
 static double parse_ms(const char *arg, const char *opt, uint64_t min)
