@@ -197,6 +197,39 @@ if [ "$QEMU_GSO_IFACE" = v3 ]; then
 		"$(doctor_json tapm102 "$S/ctl" | jq -r '"\(.severity) \(.evidence.gso_limits_feature) \(.evidence.gso_limitsd_state)"')" \
 		"warning not_offered_machine_type unsupported"
 	log_test "gso-doctor and the daemon agree on both machine types"
+
+	# libvirt passes the tap to QEMU by descriptor (-netdev tap,fd=N): the
+	# command line has no tap name, and the doctor finds the device through
+	# the descriptor numbers QEMU holds the tap by.  The tap is opened here
+	# and handed to the real QEMU as libvirt does (python3: TUNSETIFF, then
+	# exec with the descriptor inherited).  On 11.0, whose default is on,
+	# host_gso_limits=off must read as off: a doctor that does not find
+	# the device reads the machine's default.
+	ip netns exec "$HOST" ip tuntap add dev tapfd mode tap vnet_hdr
+	h link set dev tapfd master br0 up
+	ip netns exec "$HOST" python3 - "$S/mfd.pid" "$QEMU" -nodefaults -display none \
+		-machine pc-i440fx-11.0 -accel tcg -m 64 -L "$FIRMWARE" -bios "$FIRMWARE/qboot.rom" \
+		-netdev tap,id=hn0,fd=@FD@ -device virtio-net-pci,netdev=hn0,id=nic0,host_gso_limits=off \
+		>"$LOG/mfd.out" 2>&1 <<-'EOF' &
+	import fcntl, os, struct, sys
+	fd = os.open("/dev/net/tun", os.O_RDWR)
+	# IFF_TAP | IFF_NO_PI | IFF_VNET_HDR, as libvirt opens a tap
+	fcntl.ioctl(fd, 0x400454ca, struct.pack("16sH", b"tapfd", 0x0002 | 0x1000 | 0x4000))
+	os.set_inheritable(fd, True)
+	argv = [a.replace("@FD@", str(fd)) for a in sys.argv[2:]]
+	os.execv(argv[0], argv + ["-pidfile", sys.argv[1]])
+	EOF
+	if slowwait 10 test -s "$S/mfd.pid"; then
+		defer "kill \$(cat $S/mfd.pid)"
+		grep -q -- "fd=[0-9]" "/proc/$(cat "$S/mfd.pid")/cmdline" ||
+			check_err 1 "QEMU's command line has no fd= for its tap"
+		f=$(doctor_json tapfd none || true)
+		check_eq "doctor, tap passed by descriptor, host_gso_limits=off on 11.0" \
+			"$(jq -r .evidence.gso_limits_feature <<<"$f")" not_offered_host_gso_limits_off
+	else
+		check_err 1 "QEMU with a tap passed by descriptor did not start: $(tail -n 3 "$LOG/mfd.out")"
+	fi
+	log_test "gso-doctor finds the device of a tap passed by descriptor (-netdev tap,fd=N, as libvirt)"
 fi
 
 

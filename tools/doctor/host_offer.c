@@ -169,7 +169,7 @@ static bool global_reaches(const char *gdriver, const char *type, int phase)
 	return !strcmp(gdriver, type) || (is_net_pci(type) && !strcmp(gdriver, "virtio-net-pci-base"));
 }
 
-int doctor_offer_prop(const struct qemu_args *a, const char *tap)
+int doctor_offer_prop(const struct qemu_args *a, const char *tap, const int *fds, size_t nfds)
 {
 	char netdev[QEMU_OPT_MAX], v[QEMU_OPT_MAX], type[64] = "", id[64] = "";
 	char gdriver[QEMU_OPT_MAX], gprop[QEMU_OPT_MAX];
@@ -177,7 +177,7 @@ int doctor_offer_prop(const struct qemu_args *a, const char *tap)
 	size_t pos = 0;
 	int phase, b, prop = -1;
 
-	if (qemu_cmdline_tap_netdev(a, tap, NULL, 0, false, netdev, sizeof(netdev)))
+	if (qemu_cmdline_tap_netdev(a, tap, fds, nfds, false, netdev, sizeof(netdev)))
 		while (!dev && (d = qemu_args_next(a, "device", &pos)))
 			if (opt_last(d, "driver", "netdev", v, sizeof(v)) && !strcmp(v, netdev))
 				dev = d;
@@ -254,7 +254,7 @@ void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer
 
 	memset(o, 0, sizeof(o[0]));
 	o->series = exe_has_series(v->pid);
-	o->prop = doctor_offer_prop(&v->args, tap);
+	o->prop = doctor_offer_prop(&v->args, tap, v->tap_fd, v->ntap_fd);
 	while ((m = qemu_args_next(&v->args, "machine", &pos)))
 		if (qemu_opt_get(m, "type", "type", type, sizeof(type)))
 			memcpy(o->machine, type, sizeof(type));

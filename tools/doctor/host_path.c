@@ -32,7 +32,7 @@ static void vmm_prop(const struct vmm_info *v, const char *tap, const char *prop
 {
 	uint64_t n;
 
-	if (!vmm_tap_device_prop(&v->args, tap, prop, buf, len) ||
+	if (!vmm_tap_device_prop(&v->args, tap, v->tap_fd, v->ntap_fd, prop, buf, len) ||
 	    !parse_u64(buf, 0, UINT32_MAX, &n))
 		buf[0] = '\0';
 }
@@ -42,7 +42,8 @@ static bool vmm_auto(const struct vmm_info *v, const char *tap)
 {
 	char val[8];
 
-	return vmm_tap_device_prop(&v->args, tap, "host_gso_auto", val, sizeof(val)) &&
+	return vmm_tap_device_prop(&v->args, tap, v->tap_fd, v->ntap_fd, "host_gso_auto", val,
+				   sizeof(val)) &&
 	       (!strcmp(val, "on") || !strcmp(val, "yes") || !strcmp(val, "true"));
 }
 

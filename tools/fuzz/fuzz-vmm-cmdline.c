@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	for (i = 0; i < sizeof(taps) / sizeof(taps[0]); i++) {
 		for (j = 0; j < sizeof(props) / sizeof(props[0]); j++)
-			if (vmm_tap_device_prop(&v.args, taps[i], props[j], val, sizeof(val)))
+			if (vmm_tap_device_prop(&v.args, taps[i], NULL, 0, props[j], val, sizeof(val)))
 				fuzz_assert(strlen(val) < sizeof(val));
 		if (qemu_cmdline_tap_netdev(&v.args, taps[i], fds, 3, true, val, sizeof(val)))
 			(void)qemu_cmdline_netdev_device(&v.args, val, name, sizeof(name), val,

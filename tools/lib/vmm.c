@@ -33,20 +33,25 @@ static bool fd_is_tap(const char *pid, const char *fd, const char *ifname)
 	       !strcmp(name, ifname);
 }
 
-static unsigned int count_tap_fds(const char *pid, const char *ifname)
+/* How many of @pid's descriptors are tap @ifname; the first numbers in @v. */
+static unsigned int count_tap_fds(const char *pid, const char *ifname, struct vmm_info *v)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
 	unsigned int n = 0;
 	DIR *dir;
 
+	v->ntap_fd = 0;
 	snprintf(path, sizeof(path), "/proc/%s/fd", pid);
 	dir = opendir(path);
 	if (!dir)
 		return 0;
 	while ((de = readdir(dir)))
-		if (parse_all_digits(de->d_name) && fd_is_tap(pid, de->d_name, ifname))
+		if (parse_all_digits(de->d_name) && fd_is_tap(pid, de->d_name, ifname)) {
 			n++;
+			if (v->ntap_fd < VMM_MAX_TAP_FDS && strlen(de->d_name) < 10)
+				v->tap_fd[v->ntap_fd++] = (int)strtol(de->d_name, NULL, 10);
+		}
 	closedir(dir);
 	return n;
 }
@@ -149,14 +154,14 @@ const char *vmm_cmdline_arg(const struct vmm_info *v, const char *arg, char *buf
 	return buf;
 }
 
-bool vmm_tap_device_prop(const struct qemu_args *args, const char *tap, const char *prop,
-			 char *buf, size_t len)
+bool vmm_tap_device_prop(const struct qemu_args *args, const char *tap, const int *fds,
+			 size_t nfds, const char *prop, char *buf, size_t len)
 {
 	char id[QEMU_OPT_MAX], netdev[QEMU_OPT_MAX];
 	const char *dev;
 	size_t pos = 0;
 
-	if (!qemu_cmdline_tap_netdev(args, tap, NULL, 0, false, id, sizeof(id)))
+	if (!qemu_cmdline_tap_netdev(args, tap, fds, nfds, false, id, sizeof(id)))
 		return false;
 	while ((dev = qemu_args_next(args, "device", &pos)))
 		if (qemu_opt_get(dev, "driver", "netdev", netdev, sizeof(netdev)) &&
@@ -198,7 +203,7 @@ int vmm_find_by_tap(const char *ifname, struct vmm_info *out)
 
 		if (!parse_all_digits(de->d_name) || !same_netns(de->d_name, &self))
 			continue;
-		n = count_tap_fds(de->d_name, ifname);
+		n = count_tap_fds(de->d_name, ifname, out);
 		if (!n)
 			continue;
 		out->pid = (pid_t)strtol(de->d_name, NULL, 10);	/* parse_all_digits() checked it */

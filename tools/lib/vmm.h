@@ -26,10 +26,15 @@ enum vmm_vcpu_source {
 	VMM_VCPUS_SMP,		/* from -smp on the command line */
 };
 
+/* Descriptor numbers of one tap kept per process (multiqueue: one per queue). */
+#define VMM_MAX_TAP_FDS	16
+
 struct vmm_info {
 	pid_t pid;			/* 0: no process holds the tap (or none visible) */
 	char comm[32];
 	unsigned int tap_fds;		/* fds of that process attached to the tap (queues) */
+	int tap_fd[VMM_MAX_TAP_FDS];	/* their numbers (the first VMM_MAX_TAP_FDS): a */
+	size_t ntap_fd;			/* -netdev tap,fd=N names the tap by them */
 	unsigned int vcpus;		/* 0: unknown */
 	enum vmm_vcpu_source vcpu_source;
 	char *cmdline;			/* arguments joined by spaces, malloc()ed, or NULL */
@@ -54,12 +59,13 @@ const char *vmm_cmdline_arg(const struct vmm_info *v, const char *arg, char *buf
 /*
  * The property @prop ("host_gso_max_size") of the -device bound to tap
  * @tap: the device whose netdev= is the id of the -netdev that is the tap
- * (lib/qemu_cmdline.c: ifname=TAP; QemuOpts or JSON syntax).  A property
- * of another NIC of the same VM never counts.  False when there is no such
- * netdev, device or property.
+ * (lib/qemu_cmdline.c: ifname=TAP, or fd=N/fds=N:... with N one of the
+ * holder's descriptors @fds of that tap, as libvirt passes taps; QemuOpts
+ * or JSON syntax).  A property of another NIC of the same VM never counts.
+ * False when there is no such netdev, device or property.
  */
-bool vmm_tap_device_prop(const struct qemu_args *args, const char *tap, const char *prop,
-			 char *buf, size_t len);
+bool vmm_tap_device_prop(const struct qemu_args *args, const char *tap, const int *fds,
+			 size_t nfds, const char *prop, char *buf, size_t len);
 
 const char *vmm_vcpu_source_name(enum vmm_vcpu_source s);
 

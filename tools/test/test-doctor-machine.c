@@ -132,7 +132,7 @@ static void prop(const char *why, const char *cmdline, int want)
 		check(false, "%s: qemu_args_parse", why);
 		return;
 	}
-	got = doctor_offer_prop(&a, "tap0");
+	got = doctor_offer_prop(&a, "tap0", NULL, 0);
 	check(got == want, "host_gso_limits, %s: %d (got %d)", why, want, got);
 	qemu_args_free(&a);
 }

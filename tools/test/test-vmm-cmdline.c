@@ -66,29 +66,29 @@ static void test_device_prop(void)
 		return;
 	}
 
-	check(vmm_tap_device_prop(&a, "tap100i0", "host_gso_max_size", val, sizeof(val)) &&
+	check(vmm_tap_device_prop(&a, "tap100i0", NULL, 0, "host_gso_max_size", val, sizeof(val)) &&
 	      !strcmp(val, "64000"), "device prop: the tap's own -device");
-	check(!vmm_tap_device_prop(&a, "tap100i0", "host_gso_max_segs", val, sizeof(val)),
+	check(!vmm_tap_device_prop(&a, "tap100i0", NULL, 0, "host_gso_max_segs", val, sizeof(val)),
 	      "device prop: another NIC's property does not count");
-	check(vmm_tap_device_prop(&a, "tap100i1", "host_gso_max_segs", val, sizeof(val)) &&
+	check(vmm_tap_device_prop(&a, "tap100i1", NULL, 0, "host_gso_max_segs", val, sizeof(val)) &&
 	      !strcmp(val, "64"), "device prop: second NIC, --device");
-	check(vmm_tap_device_prop(&a, "tap100i1", "host_gso_auto", val, sizeof(val)) &&
+	check(vmm_tap_device_prop(&a, "tap100i1", NULL, 0, "host_gso_auto", val, sizeof(val)) &&
 	      !strcmp(val, "on"), "device prop: a bool");
-	check(!vmm_tap_device_prop(&a, "tap100i", "host_gso_max_size", val, sizeof(val)),
+	check(!vmm_tap_device_prop(&a, "tap100i", NULL, 0, "host_gso_max_size", val, sizeof(val)),
 	      "device prop: a tap name prefix is not the tap");
 	qemu_args_free(&a);
 	len = args(buf, sizeof(buf), escaped);
 	qemu_args_parse(buf, len, &a);
-	check(vmm_tap_device_prop(&a, "tap0", "x", val, sizeof(val)) && !strcmp(val, "1"),
+	check(vmm_tap_device_prop(&a, "tap0", NULL, 0, "x", val, sizeof(val)) && !strcmp(val, "1"),
 	      "device prop: ',,' escapes a comma in an id");
 	qemu_args_free(&a);
 	len = args(buf, sizeof(buf), trailing);
 	qemu_args_parse(buf, len, &a);
-	check(!vmm_tap_device_prop(&a, "tap0", "x", val, sizeof(val)),
+	check(!vmm_tap_device_prop(&a, "tap0", NULL, 0, "x", val, sizeof(val)),
 	      "device prop: -netdev without a value");
 	qemu_args_free(&a);
 	qemu_args_parse("-netdev", 7, &a);
-	check(!vmm_tap_device_prop(&a, "tap0", "x", val, sizeof(val)),
+	check(!vmm_tap_device_prop(&a, "tap0", NULL, 0, "x", val, sizeof(val)),
 	      "device prop: no terminating NUL");
 	qemu_args_free(&a);
 }
