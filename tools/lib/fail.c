@@ -26,18 +26,19 @@ void fail_msg(const char *fmt, ...)
 	exit(fail_status);
 }
 
-void fail_usage_status(int status, const char *usage, const char *fmt, va_list ap)
+void fail_usage_status(int status, const char *usage, const char *msg)
 {
-	fprintf(stderr, "%s: ", fail_prog);
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n%s", usage);
+	fprintf(stderr, "%s: %s\n%s", fail_prog, msg, usage);
 	exit(status);
 }
 
 void fail_usage(const char *usage, const char *fmt, ...)
 {
+	char msg[FAIL_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fail_usage_status(fail_status, usage, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fail_usage_status(fail_status, usage, msg);
 }

@@ -9,8 +9,6 @@
 #ifndef GSO_TOOLS_FAIL_H
 #define GSO_TOOLS_FAIL_H
 
-#include <stdarg.h>
-
 /* Name printed in front of usage errors; each tool sets it in main(). */
 extern const char *fail_prog;
 
@@ -41,10 +39,13 @@ _Noreturn void fail_usage(const char *usage, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 
 /*
- * fail_usage() with its own exit status and a va_list: for a tool whose
- * usage errors must be told from its other failures (gso-limitsd: 2).
+ * fail_usage() with its own exit status, for a tool whose usage errors
+ * must be told from its other failures (gso-limitsd: 2); @msg formatted.
  */
-_Noreturn void fail_usage_status(int status, const char *usage, const char *fmt, va_list ap)
-	__attribute__((noreturn, format(printf, 3, 0)));
+_Noreturn void fail_usage_status(int status, const char *usage, const char *msg)
+	__attribute__((noreturn));
+
+/* Room for a formatted usage message (longer ones are cut). */
+#define FAIL_MSG_MAX	1024
 
 #endif

@@ -52,10 +52,13 @@ static const char usage[] =
 static _Noreturn void __attribute__((noreturn, format(printf, 1, 2)))
 bad_usage(const char *fmt, ...)
 {
+	char msg[FAIL_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fail_usage_status(LD_EXIT_USAGE, usage, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fail_usage_status(LD_EXIT_USAGE, usage, msg);
 }
 
 static double parse_ms(const char *arg, const char *opt, uint64_t min)
