@@ -14,7 +14,8 @@
 #   - sd_notify: READY=1 on NOTIFY_SOCKET once the first pass is done
 #   - a bad command line (an option twice, a value out of range, with
 #     trailing junk or empty, a positional argument, options that mean
-#     nothing together): the reason on stderr, the usage, exit status 2
+#     nothing together, an abbreviated long option): the reason on stderr,
+#     the usage, exit status 2
 # shellcheck disable=SC2317 # helpers run through slowwait look unreachable
 set -euo pipefail
 # shellcheck source=tests/lib.sh
@@ -63,6 +64,14 @@ bad_cmdlines=(
 	"unrecognised option '-x'|-vx --netns $NONS"
 	"--netns needs a value|--netns"
 	"--version takes no other argument|--version --once --netns $NONS"
+	"abbreviated option '--dry': spell it in full (--dry-run)|--dry --netns $NONS"
+	"abbreviated option '--net': spell it in full (--netns)|--net $NONS"
+	"abbreviated option '--cont': spell it in full (--control)|--cont=$S/a --netns $NONS"
+	"abbreviated option '--cont': spell it in full (--control)|--netns $NONS --cont"
+	"abbreviated option '--qmp-t': spell it in full (--qmp-timeout)|--qmp-t 1000 --netns $NONS"
+	"abbreviated option '--time': spell it in full (--timeout)|status --time 500 --control $S/none"
+	"abbreviated option '--vers': spell it in full (--version)|--vers"
+	"abbreviated option '--he': spell it in full (--help)|--he"
 )
 for case in "${bad_cmdlines[@]}"; do
 	want=${case%%|*}

@@ -236,9 +236,9 @@ fi
 # --- gso-doctor's reading of host_gso_limits against QEMU's ----------------------
 # Each command line of test-doctor-machine that QEMU starts with: QEMU's own
 # value (qom-get on the backend, -S: nothing runs) must be what the doctor
-# reads (doctor_offer_prop()): set on (1) on pc-i440fx-10.2, whose default is
-# off; set off (0) on 11.0, whose default is on; not given (-1): each
-# machine's default.  In a namespace of its own: the daemon does not see
+# reads (qemu_net_bool_prop(), lib/qemu_net_prop.c): set on (1) on
+# pc-i440fx-10.2, whose default is off; set off (0) on 11.0, whose default
+# is on; not given (-1): each machine's default.  In a namespace of its own: the daemon does not see
 # these taps.
 if [ "$QEMU_GSO_IFACE" = v3 ]; then
 	make -s -C "$GSO_TOP/tools" build/test-doctor-machine >>"$LOG/make.log" 2>&1 ||

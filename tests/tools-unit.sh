@@ -29,6 +29,21 @@ for prog in "$TOOLS"/build/gso-* "$TOOLS"/build/pcap-synth "$TOOLS"/build/doctor
 done
 log_test "tools: --help prints the usage ($n programs)"
 
+# A long option is spelled in full: no tool takes a prefix (getopt_long()'s
+# "--hel" for --help); the others compare whole words, gso-limitsd refuses
+# what getopt_long() would take (limitsd/options.c, spelled_in_full()).
+n=0
+for prog in "$TOOLS"/build/gso-*; do
+	rc=0
+	out=$("$prog" --hel 2>"$LOG/abbrev.err") || rc=$?
+	[ "$rc" != 0 ] || check_err 1 "${prog##*/} --hel: exit status 0"
+	[ -z "$out" ] || check_err 1 "${prog##*/} --hel: output on stdout: ${out:0:60}"
+	grep -qF -- "'--hel'" "$LOG/abbrev.err" ||
+		check_err 1 "${prog##*/} --hel: the message does not name it: $(head -1 "$LOG/abbrev.err")"
+	n=$((n + 1))
+done
+log_test "tools: an abbreviated --help is refused ($n programs)"
+
 mapfile -t sources < <(cd "$TOOLS/test" && ls test-*.c)
 [ "${#sources[@]}" -gt 0 ] || { log_test "tools unit tests" FAIL "none found"; exit "$ksft_fail"; }
 

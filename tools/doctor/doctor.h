@@ -109,12 +109,6 @@ struct doctor_offer {
 	int prop;			/* host_gso_limits= on the device or -global: 1, 0, -1 absent */
 };
 void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer *o);
-/*
- * host_gso_limits of tap @tap's device as QEMU sets it from command line @a
- * (-device, -global in both spellings, -set): 1, 0, -1 not given.  @fds:
- * the holder's descriptors of the tap, for a -netdev tap,fd=N (libvirt).
- */
-int doctor_offer_prop(const struct qemu_args *a, const char *tap, const int *fds, size_t nfds);
 /* The version of a versioned machine type ("pc-q35-10.2"): 1, else 0 (an alias, "none"). */
 int doctor_machine_version(const char *type, unsigned int *major, unsigned int *minor);
 

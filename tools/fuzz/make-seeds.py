@@ -153,6 +153,49 @@ write("fuzz-vmm-cmdline", "libvirt", "\0".join([
     "-netdev", '{"type":"tap","fd":"24","vhost":true,"vhostfd":"26","id":"hostnet0"}',
     "-device", '{"driver":"virtio-net-pci","netdev":"hostnet0","id":"net0","host_gso_max_size":64000}',
 ]) + "\0")
+# host_gso_limits of a tap's device (lib/qemu_net_prop.c): the spellings of
+# test-doctor-machine's command lines, which tests/tools-daemon-qemu.sh
+# checks against QEMU's own qom-get.
+TAP0 = ["-netdev", "tap,id=n0,ifname=tap0,script=no"]
+PCI0 = ["-device", "virtio-net-pci,netdev=n0,id=net0"]
+write("fuzz-qemu-net-prop", "proxmox", "\0".join([
+    "/usr/bin/kvm", "-id", "100", "-machine", "type=pc-q35-10.2+pve1",
+    "-netdev", "type=tap,id=net0,ifname=tap100i0,script=/var/lib/qemu-server/pve-bridge",
+    "-device", "virtio-net-pci,mac=BC:24:11:00:00:01,netdev=net0,bus=pci.0,addr=0x12,id=net0,"
+    "host_gso_limits=on",
+    "-global", "virtio-net-pci.host_gso_limits=off",
+]) + "\0")
+write("fuzz-qemu-net-prop", "libvirt", "\0".join([
+    "/usr/bin/qemu-system-x86_64", "-name", "guest=vm1,debug-threads=on",
+    "-netdev", '{"type":"tap","fd":"24","vhost":true,"vhostfd":"26","id":"hostnet0"}',
+    "-device", '{"driver":"virtio-net-pci","netdev":"hostnet0","id":"net0",'
+    '"host_gso_limits":false}',
+    "-set", "device.net0.host_gso_limits=y",
+]) + "\0")
+write("fuzz-qemu-net-prop", "device", "\0".join(TAP0 + [
+    "-device", "virtio-net-pci,netdev=n0,id=net0,host_gso_limits=on,host_gso_limits=n,"
+    "romfile=a,,host_gso_limits=off",
+    "-set", "device.net0.host_gso_limits=off", "-set", "device.net1.host_gso_limits=on",
+]) + "\0")
+write("fuzz-qemu-net-prop", "global", "\0".join(TAP0 + PCI0 + [
+    "-global", "virtio-net-pci.host_gso_limits=on",
+    "--global", "virtio-net-device.host_gso_limits=no",
+    "-global", "driver=virtio-net-pci,property=host_gso_limits,value=off",
+    "-global", "value=false,property=host_gso_limits,driver=virtio-net-pci-base",
+    "-global", "driver=virtio-net-pci,property=mq,value=off",
+    "-global", "virtio-net-pci-non-transitional.host_gso_limits=off",
+    "-global", "virtio-net.host_gso_limits=maybe",
+]) + "\0")
+write("fuzz-qemu-net-prop", "alias", "\0".join(TAP0 + [
+    "-device", "virtio-net,netdev=n0,id=net0",
+    "-netdev", "tap,id=n1,ifname=tap1", "-device", "virtio-net-device,netdev=n1",
+    "-global", "virtio-net-pci.host_gso_limits=off",
+]) + "\0")
+# Items longer than a value is read (QEMU_OPT_MAX): skipped, never copied whole.
+write("fuzz-qemu-net-prop", "long", "\0".join(TAP0 + [
+    "-device", "virtio-net-pci,netdev=n0,id=net0,romfile=/" + "a" * 400 + ",host_gso_limits=off",
+    "-global", "driver=virtio-net-pci,property=host_gso_limits,value=" + "o" * 400,
+]) + "\0")
 write("fuzz-vmm-cmdline", "fdinfo", "pos:\t0\nflags:\t0104002\nmnt_id:\t15\niff:\ttap0\n")
 
 for name, text in [("u64", "65536"), ("seconds", "0.5"), ("ipv4", "192.0.2.1"),

@@ -39,8 +39,8 @@ static const char usage[] =
 	"                     project's notification patch sends no event when a\n"
 	"                     gso_max_*/tso_max_* changes (default 10; 0: never)\n"
 	"  --verbose, -v      log path changes and taps going away\n"
-	"Each option at most once (--netns and --qmp-socket: each value once);\n"
-	"a usage error exits 2.\n";
+	"Options are spelled in full (no abbreviation) and given at most once\n"
+	"(--netns and --qmp-socket: each value once); a usage error exits 2.\n";
 
 /*
  * A usage error: what was wrong, the usage, and exit status 2, as the man
@@ -144,6 +144,31 @@ static const char *refused(const char *el)
 	return one;
 }
 
+/*
+ * getopt_long() takes any unambiguous prefix of a long option ("--cont"
+ * for --control).  Written into a unit file or a hook, such a prefix
+ * stops working, or names another option, the day a new option shares
+ * it: only the full name is taken, alone or as --NAME=VALUE.  @el: the
+ * element getopt_long() just read and did not refuse as unknown.
+ */
+static void spelled_in_full(const char *el)
+{
+	size_t i, n;
+
+	if (el[0] != '-' || el[1] != '-')
+		return;		/* a short option, or a group of them */
+	el += 2;
+	n = strcspn(el, "=");
+	for (i = 0; opts[i].name; i++)
+		if (strlen(opts[i].name) == n && !strncmp(el, opts[i].name, n))
+			return;
+	for (i = 0; opts[i].name; i++)
+		if (!strncmp(el, opts[i].name, n))
+			break;
+	bad_usage("abbreviated option '--%.*s': spell it in full (--%s)", (int)n, el,
+		  opts[i].name ? opts[i].name : "?");
+}
+
 void options_parse(int argc, char **argv, struct ld_options *o)
 {
 	static const char *qmp_globs[64];
@@ -174,11 +199,13 @@ void options_parse(int argc, char **argv, struct ld_options *o)
 		c = getopt_long(argc, argv, "+:vjh", opts, NULL);
 		if (c == -1)
 			break;
+		if (c != '?')
+			spelled_in_full(argv[at]);
 		if (c == ':')
 			bad_usage("%s needs a value", refused(argv[at]));
 		if (c == '?')
-			bad_usage("unrecognised option '%s' (unknown, ambiguous, or given a value "
-				  "it does not take)", refused(argv[at]));
+			bad_usage("unrecognised option '%s' (unknown, or given a value it does "
+				  "not take)", refused(argv[at]));
 		if (c == OPT_VERSION)
 			bad_usage("--version takes no other argument");
 		/* --netns and --qmp-socket are repeatable (each value once); no other option. */

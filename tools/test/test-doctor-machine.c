@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit test of doctor/host_offer.c.  doctor_machine_version(): the release
+ * Unit test of what doctor/host_offer.c reads.  doctor_machine_version(): the release
  * a machine type name belongs to decides whether a device with no
  * arguments offers VIRTIO_NET_F_GSO_LIMITS (on from the 11.0 types).
  * Proxmox VE's own revisions (pc-q35-10.2+pve1) belong to their release;
  * an alias (q35, pc) or a malformed name is not a version.
- * doctor_offer_prop(): host_gso_limits as QEMU 10.2 sets it from a command
+ * qemu_net_bool_prop() (lib/qemu_net_prop.c), the doctor's reading of
+ * host_gso_limits: the property as QEMU 10.2 sets it from a command
  * line, every spelling its parsers take (system/qdev-monitor.c
  * qemu_global_option(), system/vl.c qemu_set_option(), qapi_bool_parse(),
  * QemuOpts' last-wins) and the order it applies them in (a proxy's
@@ -18,6 +19,7 @@
 
 #include "doctor/doctor.h"
 #include "lib/qemu_cmdline.h"
+#include "lib/qemu_net_prop.h"
 #include "test/check.h"
 
 static void version(const char *type, int ok, unsigned int ma, unsigned int mi)
@@ -132,7 +134,7 @@ static void prop(const char *why, const char *cmdline, int want)
 		check(false, "%s: qemu_args_parse", why);
 		return;
 	}
-	got = doctor_offer_prop(&a, "tap0", NULL, 0);
+	got = qemu_net_bool_prop(&a, "tap0", NULL, 0, "host_gso_limits");
 	check(got == want, "host_gso_limits, %s: %d (got %d)", why, want, got);
 	qemu_args_free(&a);
 }
