@@ -13,8 +13,9 @@
 #     the control host VM and as the nested guests
 #     (GSO_KERNEL_UNPATCHED): unpatched guests send 65160-byte TSO
 #     payloads through a netdevsim port at r8169's limits (64000 / 64);
-#     the patched host must send each as 43 + 2 segments (62264 + 2896
-#     bytes) and cut 0 bytes to MSS, the control must not.
+#     the patched host must send each as the split's pieces (65160 as
+#     62264 + 2896 bytes, 43 + 2 segments: tests/harness/split-pieces.jq)
+#     and cut 0 bytes to MSS, the control must not.
 # T63_DEBIAN=0 (no Debian guest: the nested guest is the release's own
 # unpatched kernel) unless CHECK_DISTRO_DEBIAN=1.  Builds go to
 # $GSO_CACHE/distro-build/TARGET-{patched,unpatched}-<series hash>.
