@@ -6,6 +6,16 @@
 # series folder.
 #
 #   scripts/devtree.sh linux|linux-event|linux-split|qemu|spec [DIR]
+#
+# A patch's notes for reviewers (its changes since the last version, how
+# it was tested, the related series) are the part of its commit message
+# after a line "---": format-patch writes the whole message, so they come
+# out below the patch's "---", where git am drops them again.  This tree
+# gets its commits from scripts/tree.sh's git am, and puts each patch's
+# notes back into its commit's message, so that an export of the tree
+# unchanged reproduces the series folder byte for byte.  To edit a
+# commit's notes, amend its message below its "---" line; a commit
+# without notes has no "---" line.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,11 +30,46 @@ if [ -e "$dir/.git" ]; then
 	echo "$dir"
 	exit 0
 fi
+
+# patch_notes FILE: the notes of a format-patch file, the lines between the
+# first "---" line of its message and the "---" line format-patch puts
+# before the diffstat (the last one before the diff); nothing if the
+# message had none.
+patch_notes() {
+	awk '!body { if ($0 == "") body = 1; next }
+		/^diff --git / { exit }
+		$0 == "---" { if (!first) first = n + 1; last = n + 1 }
+		{ line[++n] = $0 }
+		END { for (i = first + 1; i < last; i++) print line[i] }' "$1"
+}
+
 mkdir -p "$(dirname "$dir")"
 repo=$(git -C "$applied" rev-parse --git-common-dir)
 branch=dev-$name-$(date +%s)
 git -C "$repo" worktree add -q -b "$branch" "$dir" "$(git -C "$applied" rev-parse HEAD)"
 git -C "$dir" config user.name "virtio-net GSO limits project"
 git -C "$dir" config user.email "gso-limits@project.invalid"
-log "working tree $dir on branch $branch (base: tag 'base')"
+
+# The notes back into the messages: each commit again, same tree, author
+# and committer, its message with "---" and the patch's notes appended.
+mapfile -t series_dirs < <(series_dirs "$name")
+mapfile -t patches < <(series_patches "${series_dirs[@]}")
+mapfile -t commits < <(git -C "$dir" rev-list --reverse base..HEAD)
+[ ${#commits[@]} -eq ${#patches[@]} ] ||
+	die "$dir has ${#commits[@]} commits on base for ${#patches[@]} patches"
+new=$(git -C "$dir" rev-parse base)
+changed=0
+for i in "${!commits[@]}"; do
+	c=${commits[i]}
+	notes=$(patch_notes "${patches[i]}")
+	msg=$(git -C "$dir" log -1 --format=%B "$c")
+	[ -z "$notes" ] || { msg+=$'\n---\n'"$notes"; changed=$((changed + 1)); }
+	{ read -r an; read -r ae; read -r ad; read -r cn; read -r ce; read -r cd; } < <(
+		git -C "$dir" log -1 --date=raw --format='%an%n%ae%n%ad%n%cn%n%ce%n%cd' "$c")
+	new=$(printf '%s\n' "$msg" | GIT_AUTHOR_NAME=$an GIT_AUTHOR_EMAIL=$ae GIT_AUTHOR_DATE=$ad \
+		GIT_COMMITTER_NAME=$cn GIT_COMMITTER_EMAIL=$ce GIT_COMMITTER_DATE=$cd \
+		git -C "$dir" commit-tree "$c^{tree}" -p "$new" -F -)
+done
+git -C "$dir" reset -q --hard "$new"
+log "working tree $dir on branch $branch (base: tag 'base'; $changed of ${#commits[@]} commits with notes after '---')"
 echo "$dir"

@@ -4,13 +4,22 @@
 # 'git format-patch' and a cover letter.  The patch files are the product:
 # never edit them by hand, edit the commits and run this.
 #
+# A series of one patch has no cover letter (netdev's rule, and git
+# send-email's habit: "[PATCH net-next]", not "[PATCH net-next 1/1]" and a
+# 0/1): what a reviewer needs is in its commit message, and the notes a
+# cover letter would carry (how it was tested, the related series, the
+# changes since an earlier posting) are its commit message's part after a
+# "---" line, which format-patch writes below the patch's "---" where git
+# am drops it (scripts/devtree.sh keeps it in the working tree).
+#
 #   scripts/export-series.sh [--signoff "Name <addr>"] [--output DIR] \
 #       linux|linux-event|linux-split|qemu|qemu-test|spec [TREE]
 #
 # TREE defaults to the developer tree from scripts/devtree.sh.  The
 # commits exported are base..HEAD (qemu-test: the commits after those of
 # qemu-patches/, which its tree has first); the cover letter's subject and text
-# come from configs/cover-NAME.txt (first line subject, then the body).
+# come from configs/cover-NAME.txt (first line subject, then the body),
+# which a one-patch series does not have.
 #
 # Recipients: the Linux and QEMU series get To:/Cc: headers from the
 # tree's own scripts/get_maintainer.pl, per patch, and the cover letter
@@ -20,7 +29,8 @@
 # base-commit: only where the base is a real upstream commit (the spec).
 # The Linux and QEMU bases are release tarballs imported as one local
 # commit, whose id means nothing upstream: their cover letters name the
-# release instead ("based on v7.2.13").
+# release instead ("based on v7.2.13").  A one-patch series carries it at
+# the end of its patch, where format-patch --base puts it.
 #
 # --signoff "Name <addr>": a submitter re-signs the whole series in one
 # step: every patch gets their Signed-off-by (after the project's, as
@@ -73,7 +83,6 @@ out=${out:-$folder}
 mkdir -p "$out"
 cover=$GSO_TOP/configs/cover-$name.txt
 [ -d "$tree" ] || die "no working tree $tree (create it with scripts/devtree.sh $name)"
-[ -f "$cover" ] || die "no cover letter text $cover"
 git -C "$tree" rev-parse -q --verify base >/dev/null || die "$tree has no 'base' tag"
 git -C "$tree" diff --quiet HEAD || die "$tree has uncommitted changes"
 from=base
@@ -87,23 +96,37 @@ if [ "$name" = qemu-test ]; then
 fi
 n=$(git -C "$tree" rev-list --count "$from..HEAD")
 [ "$n" -gt 0 ] || die "$tree has no commits on top of $from"
+if [ "$n" -eq 1 ]; then
+	[ ! -f "$cover" ] || die "$name is one patch, sent without a cover letter: \
+move what ${cover#"$GSO_TOP"/} says into the commit message (why) or \
+below its '---' (notes), and delete the file"
+else
+	[ -f "$cover" ] || die "no cover letter text $cover"
+fi
 
 tmp=$(mktemp -d)
 # A branch of our own: linux and linux-split trees share one repository,
 # and two exports may run at once.
 tmpbranch=gso-export-$name-$$
-trap 'rm -rf "$tmp"; git -C "$tree" config --unset "branch.$tmpbranch.description" 2>/dev/null
+trap 'rm -rf "$tmp"; git -C "$tree" config --unset "branch.$tmpbranch.description" 2>/dev/null || true
 	git -C "$tree" branch -q -D "$tmpbranch" 2>/dev/null || true' EXIT
 git -C "$tree" branch -q -f "$tmpbranch" HEAD
-git -C "$tree" config "branch.$tmpbranch.description" "$(cat "$cover")"
-git -C "$tree" -c core.abbrev=12 format-patch -q --cover-letter \
-	--cover-from-description=subject --subject-prefix="$prefix" \
-	--zero-commit --no-signature \
+coveropts=() coverfile=''
+if [ "$n" -gt 1 ]; then
+	git -C "$tree" config "branch.$tmpbranch.description" "$(cat "$cover")"
+	coveropts=(--cover-letter --cover-from-description=subject)
+fi
+git -C "$tree" -c core.abbrev=12 format-patch -q "${coveropts[@]}" \
+	--subject-prefix="$prefix" --zero-commit --no-signature \
 	-o "$tmp" "$from..$tmpbranch"
-coverfile=$(find "$tmp" -name '0000-cover-letter.patch')
+if [ "$n" -gt 1 ]; then
+	coverfile=$(find "$tmp" -name '0000-cover-letter.patch')
+	[ -n "$coverfile" ] || die "format-patch wrote no cover letter"
+fi
 
 if [ -n "$upstream_base" ]; then
-	printf '\nbase-commit: %s\n' "$upstream_base" >> "$coverfile"
+	# The cover letter's end; a lone patch's (format-patch --base's place).
+	printf '\nbase-commit: %s\n' "$upstream_base" >> "${coverfile:-$(find "$tmp" -name '0001-*.patch')}"
 fi
 
 # add_headers FILE HEADER-LINES: put mail headers (To:, Cc:) at the end of
@@ -164,8 +187,10 @@ linux|linux-event|linux-split|qemu)
 		add_headers "$p" "$(header_lines "${rcpt[@]}")"
 	done
 	# The cover letter goes to everyone a patch goes to.
-	mapfile -t rcpt < <(awk '!seen[$0]++' "$tmp/all-recipients")
-	add_headers "$coverfile" "$(header_lines "${rcpt[@]}")"
+	if [ -n "$coverfile" ]; then
+		mapfile -t rcpt < <(awk '!seen[$0]++' "$tmp/all-recipients")
+		add_headers "$coverfile" "$(header_lines "${rcpt[@]}")"
+	fi
 	;;
 spec)
 	for p in "$tmp"/[0-9][0-9][0-9][0-9]-*.patch; do
@@ -185,4 +210,6 @@ fi
 
 find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 cp "$tmp"/*.patch "$out"/
-log "exported $n patches and a cover letter to ${out#"$GSO_TOP"/}${signoff:+, signed off by $signoff}"
+what="$n patches and a cover letter"
+[ "$n" -gt 1 ] || what="1 patch (no cover letter)"
+log "exported $what to ${out#"$GSO_TOP"/}${signoff:+, signed off by $signoff}"

@@ -26,6 +26,33 @@ files_hash() {
 	done | sha256sum | cut -c1-12
 }
 
+# series_dirs NAME: the series folders scripts/tree.sh applies for NAME,
+# in the order it stacks them, one a line; false for an unknown NAME.
+series_dirs() {
+	case "$1" in
+	linux) echo "$GSO_TOP/kernel-patches" ;;
+	linux-event) echo "$GSO_TOP/kernel-event-patches" ;;
+	linux-split) echo "$GSO_TOP/kernel-split-patches" ;;
+	linux-stack) printf '%s\n' "$GSO_TOP/kernel-event-patches" "$GSO_TOP/kernel-patches" \
+		"$GSO_TOP/kernel-split-patches" ;;
+	qemu) echo "$GSO_TOP/qemu-patches" ;;
+	qemu-test) printf '%s\n' "$GSO_TOP/qemu-patches" "$GSO_TOP/qemu-test-patches" ;;
+	spec) echo "$GSO_TOP/spec" ;;
+	*) return 1 ;;
+	esac
+}
+
+# series_patches DIR...: the patch files of these series folders in the
+# order git am applies them (each folder's by name, no cover letter), one
+# a line.
+series_patches() {
+	local d
+	for d in "$@"; do
+		find "$d" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+			! -name '0000-cover-letter.patch' | sort
+	done
+}
+
 # The project's pinned checksum of a base file, from the SHA256SUMS file
 # that is kept in the repo (configs/bases.sha256), so a BASES_DIR that
 # is not ours cannot change what we accept.

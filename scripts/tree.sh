@@ -27,17 +27,8 @@ usage() { echo "usage: $0 linux|linux-event|linux-split|linux-stack|qemu|qemu-te
 if [ $# -lt 1 ]; then usage; fi
 name=$1
 shift
-case "$name" in
-linux) series_dirs=("$GSO_TOP/kernel-patches") ;;
-linux-event) series_dirs=("$GSO_TOP/kernel-event-patches") ;;
-linux-split) series_dirs=("$GSO_TOP/kernel-split-patches") ;;
-linux-stack) series_dirs=("$GSO_TOP/kernel-event-patches" "$GSO_TOP/kernel-patches"
-	"$GSO_TOP/kernel-split-patches") ;;
-qemu)  series_dirs=("$GSO_TOP/qemu-patches") ;;
-qemu-test) series_dirs=("$GSO_TOP/qemu-patches" "$GSO_TOP/qemu-test-patches") ;;
-spec)  series_dirs=("$GSO_TOP/spec") ;;
-*) usage ;;
-esac
+mapfile -t series_dirs < <(series_dirs "$name")
+if [ ${#series_dirs[@]} -eq 0 ]; then usage; fi
 if [ $# -eq 1 ] && [ "$1" = --unpatched ]; then
 	series_dirs=()
 elif [ $# -gt 0 ]; then
@@ -60,10 +51,7 @@ bsum=$(awk -v f="${tarball##*/}" '$2 == f { print substr($1, 1, 12) }' \
 patches=()
 for series in "${series_dirs[@]}"; do
 	[ -d "$series" ] || die "no series folder $series"
-	while IFS= read -r p; do
-		patches+=("$p")
-	done < <(find "$series" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
-		! -name '0000-cover-letter.patch' | sort)
+	mapfile -t -O ${#patches[@]} patches < <(series_patches "$series")
 done
 if [ ${#patches[@]} -eq 0 ]; then
 	key=$bsum-base

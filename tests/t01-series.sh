@@ -21,11 +21,24 @@ for s in linux:kernel-patches linux-event:kernel-event-patches \
 		log_test "series $name: applies with git am" FAIL "no patches in $dir"
 		continue
 	fi
-	[ -f "$dir/0000-cover-letter.patch" ] ||
-		check_err 1 "$dir has no cover letter"
+	# A cover letter for a series, none for a lone patch (netdev's rule:
+	# "[PATCH net-next] subject", its notes below its own "---").
+	if [ ${#patches[@]} -eq 1 ]; then
+		[ ! -f "$dir/0000-cover-letter.patch" ] ||
+			check_err 1 "$dir is one patch and has a cover letter"
+		grep -qE '^Subject: \[[^]]*[0-9]+/[0-9]+\]' "${patches[0]}" &&
+			check_err 1 "${patches[0]##*/} is numbered: $(grep -m1 '^Subject:' "${patches[0]}")"
+		log_test "series $name: one patch, no cover letter, not numbered"
+	else
+		[ -f "$dir/0000-cover-letter.patch" ] ||
+			check_err 1 "$dir has no cover letter"
+		log_test "series $name: a cover letter for its ${#patches[@]} patches"
+	fi
 	tree=$(scripts/tree.sh "$name" 2>"$TEST_LOG_DIR/tree-$name.err") ||
 		check_err $? "$(cat "$TEST_LOG_DIR/tree-$name.err")"
-	log_test "series $name: ${#patches[@]} patches apply with git am"
+	what="${#patches[@]} patches apply"
+	[ ${#patches[@]} -gt 1 ] || what="1 patch applies"
+	log_test "series $name: $what with git am"
 
 	for p in "${patches[@]}"; do
 		grep -qF "Signed-off-by: $ident" "$p" ||
@@ -83,6 +96,40 @@ for stack in "linux-stack" \
 		log_test "series $what: apply, stacked, with git am" FAIL \
 			"$(tail -n 5 "$TEST_LOG_DIR/tree-stacked.err")"
 	fi
+done
+
+# The kernel folders are what the scripts make of them: a developer's
+# tree of each (scripts/devtree.sh: the series as commits, each patch's
+# notes below its "---" back in its message) exported again
+# (scripts/export-series.sh) gives the committed files byte for byte, the
+# notes included, and no cover letter for a lone patch.  Only a cover
+# letter's Date (the time of the export) may differ.
+for s in linux-event:kernel-event-patches linux-split:kernel-split-patches \
+	linux:kernel-patches; do
+	name=${s%%:*} dir=${s#*:}
+	scratch=$(mktemp -d)
+	defer rm -rf "$scratch"
+	dev=$scratch/dev
+	if scripts/devtree.sh "$name" "$dev" >/dev/null 2>"$TEST_LOG_DIR/devtree-$name.err"; then
+		repo=$(git -C "$dev" rev-parse --git-common-dir)
+		branch=$(git -C "$dev" symbolic-ref -q --short HEAD)
+		defer "git -C '$repo' worktree remove --force '$dev'; git -C '$repo' worktree prune; git -C '$repo' branch -q -D '$branch'"
+		if scripts/export-series.sh --output "$scratch/out" "$name" "$dev" \
+			2>"$TEST_LOG_DIR/export-$name.err"; then
+			c=$scratch/out/0000-cover-letter.patch
+			if [ -f "$c" ] && [ -f "$dir/0000-cover-letter.patch" ]; then
+				sed -i "0,/^Date: /s/^Date: .*/$(grep -m1 '^Date: ' "$dir/0000-cover-letter.patch")/" "$c"
+			fi
+			out=$(diff -r "$dir" "$scratch/out" 2>&1 | head -n 20) ||
+				check_err 1 "$dir differs from its export:
+$out"
+		else
+			check_err 1 "$(tail -n 5 "$TEST_LOG_DIR/export-$name.err")"
+		fi
+	else
+		check_err 1 "$(tail -n 5 "$TEST_LOG_DIR/devtree-$name.err")"
+	fi
+	log_test "series $name: committed $dir = scripts/devtree.sh + scripts/export-series.sh"
 done
 
 # Broken-patch fixture: the tree step must fail and name the patch.
