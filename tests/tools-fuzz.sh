@@ -6,7 +6,7 @@
 # every crash found, kept as regressions) must run clean, then a short
 # fuzzing run from that corpus must find nothing.  The run's new inputs
 # go to a scratch directory: the committed corpus changes only by hand.
-# FUZZ_SECONDS (default 6) bounds each run: eleven harnesses, about a minute
+# FUZZ_SECONDS (default 6) bounds each run: twelve harnesses, about a minute
 # and a half.
 # docs/fuzzing.md has a long run's figures and how to reproduce a crash.
 set -euo pipefail

@@ -230,6 +230,20 @@ write("fuzz-qemu-machine", "long", "\0".join([
     "-machine", "pc-q35-10.2", "-machine", "pc-q35-10.2-" + "a" * 80,
     "-M", "accel=kvm,memory-backend=" + "m" * 400 + ",type=pc-q35-11.0",
 ]) + "\0")
+# QMP messages as gso-limitsd reads them from QEMU's socket (lib/json_value.c):
+# the greeting, a reply, an error, an event, back to back as a stream.
+write("fuzz-json-value", "greeting",
+      '{"QMP": {"version": {"qemu": {"micro": 2, "minor": 2, "major": 10}, "package": ""}, '
+      '"capabilities": ["oob"]}}\r\n')
+write("fuzz-json-value", "stream",
+      '{"return": {}, "id": "gso-1"}\r\n'
+      '{"error": {"class": "GenericError", "desc": "Property \'host_gso_max\' not found"}, '
+      '"id": "gso-2"}\r\n'
+      '{"timestamp": {"seconds": 1764670000, "microseconds": 12}, "event": "NIC_RX_FILTER_CHANGED", '
+      '"data": {"name": "net0", "path": "/machine/peripheral/net0/virtio-backend"}}\r\n')
+write("fuzz-json-value", "values",
+      '[null, true, false, -0, 9007199254740993, -9223372036854775808, 1.5e3, '
+      '"\\u00e9\\ud83d\\ude00\\"\\\\", {"a": [[[]]], "a": {}}]')
 write("fuzz-vmm-cmdline", "fdinfo", "pos:\t0\nflags:\t0104002\nmnt_id:\t15\niff:\ttap0\n")
 
 for name, text in [("u64", "65536"), ("seconds", "0.5"), ("ipv4", "192.0.2.1"),
