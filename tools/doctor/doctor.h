@@ -104,13 +104,11 @@ enum doctor_offer_state {
 };
 struct doctor_offer {
 	enum doctor_offer_state state;
-	char machine[64];		/* -machine's type as given, "" if none */
+	char machine[64];		/* -machine's type as given (qemu_machine_type()), "" if none */
 	int series;			/* the binary has the series: 1, 0, -1 not known */
 	int prop;			/* host_gso_limits= on the device or -global: 1, 0, -1 absent */
 };
 void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer *o);
-/* The version of a versioned machine type ("pc-q35-10.2"): 1, else 0 (an alias, "none"). */
-int doctor_machine_version(const char *type, unsigned int *major, unsigned int *minor);
 
 /* report.c */
 void doctor_report_init(struct doctor_report *r);

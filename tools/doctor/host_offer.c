@@ -15,10 +15,10 @@
  *   - host_gso_limits= on the tap's -device, a -global for its type
  *     (either spelling) or for its virtio-net-device backend, a -set
  *     device.ID.host_gso_limits=, in QEMU's order (lib/qemu_net_prop.c);
- *   - the machine type (-machine/-M, its type= or leading value): a
- *     versioned one ("pc-q35-10.2", "virt-11.0") by its version, an
- *     unversioned alias ("pc", "q35", "virt") or none at all is the
- *     binary's newest.
+ *   - the machine type (-machine/-M, the last type= or leading value,
+ *     lib/qemu_machine.c): a versioned one ("pc-q35-10.2", "virt-11.0")
+ *     by its version, an unversioned alias ("pc", "q35", "virt") or none
+ *     at all is the binary's newest.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "doctor/doctor.h"
+#include "lib/qemu_machine.h"
 #include "lib/qemu_net_prop.h"
 #include "lib/vmm.h"
 
@@ -57,63 +58,20 @@ static int exe_has_series(pid_t pid)
 	return ret;
 }
 
-int doctor_machine_version(const char *type, unsigned int *major, unsigned int *minor)
-{
-	const char *dash = strrchr(type, '-');
-	char *end;
-	unsigned long ma, mi;
-
-	if (!dash || dash[1] < '0' || dash[1] > '9')
-		return 0;
-	ma = strtoul(dash + 1, &end, 10);
-	if (*end != '.' || end[1] < '0' || end[1] > '9')
-		return 0;
-	mi = strtoul(end + 1, &end, 10);
-	/*
-	 * A distribution's own revision of a machine type: Proxmox VE names
-	 * its compat fixes pc-q35-10.2+pve1.  The revision does not move the
-	 * type past the release it is based on.
-	 */
-	if (*end == '+') {
-		const char *r = end + 1;
-
-		if (!*r)
-			return 0;
-		for (; *r; r++)
-			if (!((*r >= 'a' && *r <= 'z') || (*r >= '0' && *r <= '9')))
-				return 0;
-		end = (char *)r;
-	}
-	if (*end || ma > 1000 || mi > 1000)
-		return 0;
-	*major = (unsigned int)ma;
-	*minor = (unsigned int)mi;
-	return 1;
-}
-
 void doctor_offer(const struct vmm_info *v, const char *tap, struct doctor_offer *o)
 {
-	const char *m;
-	char type[sizeof(o->machine)];
-	size_t pos = 0;
 	unsigned int major, minor;
 
 	memset(o, 0, sizeof(o[0]));
 	o->series = exe_has_series(v->pid);
 	o->prop = qemu_net_bool_prop(&v->args, tap, v->tap_fd, v->ntap_fd, SERIES_MARK);
-	while ((m = qemu_args_next(&v->args, "machine", &pos)))
-		if (qemu_opt_get(m, "type", "type", type, sizeof(type)))
-			memcpy(o->machine, type, sizeof(type));
-	pos = 0;
-	while ((m = qemu_args_next(&v->args, "M", &pos)))
-		if (qemu_opt_get(m, "type", "type", type, sizeof(type)))
-			memcpy(o->machine, type, sizeof(type));
+	qemu_machine_type(&v->args, o->machine, sizeof(o->machine));
 	if (o->series != 1)
 		o->state = o->series ? DOCTOR_OFFER_UNKNOWN : DOCTOR_OFFER_NO_SERIES;
 	else if (o->prop == 0)
 		o->state = DOCTOR_OFFER_PROP_OFF;
 	else if (o->prop == 1 || !o->machine[0] ||
-		 !doctor_machine_version(o->machine, &major, &minor))
+		 !qemu_machine_version(o->machine, &major, &minor))
 		o->state = DOCTOR_OFFER_ON;	/* on, or the newest machine type or an alias of it */
 	else
 		o->state = major > 10 || (major == 10 && minor > 2) ? DOCTOR_OFFER_ON :

@@ -196,6 +196,54 @@ write("fuzz-qemu-net-prop", "long", "\0".join(TAP0 + [
     "-device", "virtio-net-pci,netdev=n0,id=net0,romfile=/" + "a" * 400 + ",host_gso_limits=off",
     "-global", "driver=virtio-net-pci,property=host_gso_limits,value=" + "o" * 400,
 ]) + "\0")
+# The machine type (lib/qemu_machine.c): Proxmox's and libvirt's -machine,
+# -M and -machine in either order, and every name of test-doctor-machine's
+# version table as a -machine of its own (the last one counts; each seed
+# is also read whole as a name).
+write("fuzz-qemu-machine", "proxmox", "\0".join([
+    "/usr/bin/kvm", "-id", "100", "-name", "vm100,debug-threads=on", "-smp", "4,sockets=1",
+    "-machine", "hpet=off,type=pc-q35-10.2+pve1", "-global", "kvm-pit.lost_tick_policy=discard",
+]) + "\0")
+write("fuzz-qemu-machine", "libvirt", "\0".join([
+    "/usr/bin/qemu-system-x86_64", "-name", "guest=vm1,debug-threads=on", "-S",
+    "-machine", "pc-q35-9.2,usb=off,dump-guest-core=off,memory-backend=pc.ram,hpet=off,acpi=on",
+    "-accel", "kvm", "-cpu", "host,migratable=on",
+]) + "\0")
+write("fuzz-qemu-machine", "order", "\0".join([
+    "-M", "pc-q35-11.0", "-machine", "pc-q35-10.2,type=pc-i440fx-10.1", "--M", "accel=kvm",
+    "--machine", "q35", "-machine",
+]) + "\0")
+write("fuzz-qemu-machine", "versions", "\0".join(
+    sum([["-machine", t] for t in [
+        "pc-i440fx-11.0", "pc-q35-10.2", "pc-q35-10.2+pve1", "pc-i440fx-11.0+pve0",
+        "pc-q35-9.2+pve12", "q35", "pc", "pc-q35-10.2+", "pc-q35-10.2+PVE1",
+        "pc-q35-10.2+pve-1", "pc-q35-10.2x", "pc-q35-10", "pc-q35-1001.0", "virt-11.0"]], [])
+) + "\0")
+write("fuzz-qemu-machine", "spellings", "\0".join([
+    "-machine", "accel=kvm,type", "-machine", '{"type":"pc-q35-10.2"}',
+    "-machine", "accel=kvm,type=pc-q35-10.2,,x", "-machine", "notype",
+]) + "\0")
+write("fuzz-qemu-machine", "name", "pc-q35-10.2+pve1")
+write("fuzz-qemu-machine", "name-big", "pc-q35-1001.0")
+# A type longer than the doctor's 64 bytes, an item longer than is read.
+write("fuzz-qemu-machine", "long", "\0".join([
+    "-machine", "pc-q35-10.2", "-machine", "pc-q35-10.2-" + "a" * 80,
+    "-M", "accel=kvm,memory-backend=" + "m" * 400 + ",type=pc-q35-11.0",
+]) + "\0")
+# QMP messages as gso-limitsd reads them from QEMU's socket (lib/json_value.c):
+# the greeting, a reply, an error, an event, back to back as a stream.
+write("fuzz-json-value", "greeting",
+      '{"QMP": {"version": {"qemu": {"micro": 2, "minor": 2, "major": 10}, "package": ""}, '
+      '"capabilities": ["oob"]}}\r\n')
+write("fuzz-json-value", "stream",
+      '{"return": {}, "id": "gso-1"}\r\n'
+      '{"error": {"class": "GenericError", "desc": "Property \'host_gso_max\' not found"}, '
+      '"id": "gso-2"}\r\n'
+      '{"timestamp": {"seconds": 1764670000, "microseconds": 12}, "event": "NIC_RX_FILTER_CHANGED", '
+      '"data": {"name": "net0", "path": "/machine/peripheral/net0/virtio-backend"}}\r\n')
+write("fuzz-json-value", "values",
+      '[null, true, false, -0, 9007199254740993, -9223372036854775808, 1.5e3, '
+      '"\\u00e9\\ud83d\\ude00\\"\\\\", {"a": [[[]]], "a": {}}]')
 write("fuzz-vmm-cmdline", "fdinfo", "pos:\t0\nflags:\t0104002\nmnt_id:\t15\niff:\ttap0\n")
 
 for name, text in [("u64", "65536"), ("seconds", "0.5"), ("ipv4", "192.0.2.1"),

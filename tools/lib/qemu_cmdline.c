@@ -163,39 +163,59 @@ static bool next_item(const char **p, char *item, size_t len, bool *too_long)
 	return true;
 }
 
+/*
+ * What key @key is in @item, one unescaped item of a list (@first: its
+ * first): the value of KEY=VALUE, a leading bare value for @implied, and
+ * with @bools QemuOpts' bare "flag" ("on") and "noflag" ("off").  NULL if
+ * @item does not set @key.  Cuts @item at its '='.
+ */
+static const char *item_value(char *item, bool first, const char *implied, const char *key,
+			      bool bools)
+{
+	char *eq = strchr(item, '=');
+
+	if (eq) {
+		*eq = '\0';
+		return strcmp(item, key) ? NULL : eq + 1;
+	}
+	if (first && implied)
+		return strcmp(implied, key) ? NULL : item;
+	if (!bools)
+		return NULL;
+	if (!strcmp(item, key))
+		return "on";
+	if (!strncmp(item, "no", 2) && !strcmp(item + 2, key))
+		return "off";
+	return NULL;
+}
+
 bool qemu_opt_get(const char *optstr, const char *implied, const char *key,
 		  char *buf, size_t len)
 {
 	char item[QEMU_OPT_MAX + 64];
-	const char *p = optstr;
+	const char *p = optstr, *v;
 	bool first = true, too_long;
 
 	if (optstr[0] == '{')
 		return json_opt_get(optstr, key, buf, len);
-	while (next_item(&p, item, sizeof(item), &too_long)) {
-		char *eq = strchr(item, '=');
-		bool is_first = first;
-
-		first = false;
-		if (too_long)
-			continue;
-		if (eq) {
-			*eq = '\0';
-			if (!strcmp(item, key))
-				return copy_value(eq + 1, strlen(eq + 1), buf, len);
-			continue;
-		}
-		if (is_first && implied) {
-			if (!strcmp(implied, key))
-				return copy_value(item, strlen(item), buf, len);
-			continue;
-		}
-		if (!strcmp(item, key))
-			return copy_value("on", 2, buf, len);
-		if (!strncmp(item, "no", 2) && !strcmp(item + 2, key))
-			return copy_value("off", 3, buf, len);
-	}
+	for (; next_item(&p, item, sizeof(item), &too_long); first = false)
+		if (!too_long && (v = item_value(item, first, implied, key, true)))
+			return copy_value(v, strlen(v), buf, len);
 	return false;
+}
+
+bool qemu_keyval_get_last(const char *optstr, const char *implied, const char *key,
+			  char *buf, size_t len)
+{
+	char item[QEMU_OPT_MAX + 64];
+	const char *p = optstr, *v;
+	bool first = true, too_long, found = false;
+
+	for (; next_item(&p, item, sizeof(item), &too_long); first = false)
+		if (!too_long && (v = item_value(item, first, implied, key, false)) &&
+		    copy_value(v, strlen(v), buf, len))
+			found = true;
+	return found;
 }
 
 static bool opt_is(const char *optstr, const char *implied, const char *key, const char *want)

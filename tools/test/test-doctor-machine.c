@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit test of what doctor/host_offer.c reads.  doctor_machine_version(): the release
- * a machine type name belongs to decides whether a device with no
- * arguments offers VIRTIO_NET_F_GSO_LIMITS (on from the 11.0 types).
- * Proxmox VE's own revisions (pc-q35-10.2+pve1) belong to their release;
- * an alias (q35, pc) or a malformed name is not a version.
+ * Unit test of what doctor/host_offer.c reads.  qemu_machine_type() and
+ * qemu_machine_version() (lib/qemu_machine.c): the machine type QEMU runs
+ * (-machine and -M in command-line order, the last type= winning) and the
+ * release it belongs to decide whether a device with no arguments offers
+ * VIRTIO_NET_F_GSO_LIMITS (on from the 11.0 types).  Proxmox VE's own
+ * revisions (pc-q35-10.2+pve1) belong to their release; an alias (q35,
+ * pc) or a malformed name is not a version.
  * qemu_net_bool_prop() (lib/qemu_net_prop.c), the doctor's reading of
  * host_gso_limits: the property as QEMU 10.2 sets it from a command
  * line, every spelling its parsers take (system/qdev-monitor.c
@@ -17,15 +19,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "doctor/doctor.h"
 #include "lib/qemu_cmdline.h"
+#include "lib/qemu_machine.h"
 #include "lib/qemu_net_prop.h"
 #include "test/check.h"
 
 static void version(const char *type, int ok, unsigned int ma, unsigned int mi)
 {
 	unsigned int major = 0, minor = 0;
-	int r = doctor_machine_version(type, &major, &minor);
+	int r = qemu_machine_version(type, &major, &minor);
 
 	if (ok)
 		check(r == 1 && major == ma && minor == mi, "%s is %u.%u (got %d, %u.%u)",
@@ -53,6 +55,67 @@ static const struct {
 	{ "pc-q35-10", 0, 0, 0 },
 	{ "pc-q35-1001.0", 0, 0, 0 },
 };
+
+/* Each command line: the arguments separated by '|'; want: the type, "" for none. */
+static const struct {
+	const char *why, *cmdline, *want;
+} machines[] = {
+	{ "Proxmox: type=", "/usr/bin/kvm|-id|100|-machine|type=pc-q35-10.2+pve1", "pc-q35-10.2+pve1" },
+	{ "libvirt: the leading value", "-machine|pc-q35-9.2,usb=off,dump-guest-core=off,"
+	  "memory-backend=pc.ram,hpet=off,acpi=on", "pc-q35-9.2" },
+	{ "-M", "-M|pc-i440fx-11.0", "pc-i440fx-11.0" },
+	{ "--machine", "--machine|q35", "q35" },
+	{ "no type", "-machine|accel=kvm", "" },
+	{ "no -machine", "-name|guest=vm1|-smp|2", "" },
+	{ "-machine without a value", "-smp|2|-machine", "" },
+	{ "-M, then -machine: the last", "-M|pc-q35-11.0|-machine|pc-q35-10.2", "pc-q35-10.2" },
+	{ "-machine, then -M: the last", "-machine|pc-q35-10.2|--M|pc-q35-11.0", "pc-q35-11.0" },
+	{ "a later -machine without type keeps it", "-machine|pc-q35-10.2|-machine|accel=kvm",
+	  "pc-q35-10.2" },
+	{ "type= after the leading value replaces it", "-machine|pc-q35-10.2,type=pc-q35-11.0",
+	  "pc-q35-11.0" },
+	{ "a bare type is no value (keyval refuses it)", "-machine|pc-q35-10.2|-machine|accel=kvm,type",
+	  "pc-q35-10.2" },
+	{ "no JSON: keyval takes it as a name", "-machine|{\"type\":\"pc-q35-10.2\"}",
+	  "{\"type\":\"pc-q35-10.2\"}" },
+	{ "an escaped comma is part of a value", "-machine|accel=kvm,type=pc-q35-10.2,,x", "pc-q35-10.2,x" },
+	{ "a type too long for the buffer does not count", "-machine|pc-q35-10.2|-machine|"
+	  "pc-q35-10.2-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	  "pc-q35-10.2" },
+};
+
+/* @cmdline with '|' for each NUL, into @a: true, or a failed check. */
+static bool args(const char *why, const char *cmdline, struct qemu_args *a)
+{
+	char buf[1024];
+	size_t n = strlen(cmdline) + 1, i;
+
+	if (n > sizeof(buf)) {
+		check(false, "%s: command line too long", why);
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		buf[i] = cmdline[i] == '|' ? '\0' : cmdline[i];
+	if (qemu_args_parse(buf, n, a)) {
+		check(false, "%s: qemu_args_parse", why);
+		return false;
+	}
+	return true;
+}
+
+static void machine(const char *why, const char *cmdline, const char *want)
+{
+	char type[64] = "x";
+	struct qemu_args a;
+	bool found;
+
+	if (!args(why, cmdline, &a))
+		return;
+	found = qemu_machine_type(&a, type, sizeof(type));
+	check(found == !!*want && !strcmp(type, want), "machine type, %s: '%s' (got %d '%s')",
+	      why, want, found, type);
+	qemu_args_free(&a);
+}
 
 #define TAP	"-netdev|tap,id=n0,ifname=tap0,script=no|"
 #define PCI	"-device|virtio-net-pci,netdev=n0,id=net0"
@@ -119,21 +182,11 @@ static const struct {
 
 static void prop(const char *why, const char *cmdline, int want)
 {
-	char buf[1024];
 	struct qemu_args a;
-	size_t n = strlen(cmdline) + 1, i;
 	int got;
 
-	if (n > sizeof(buf)) {
-		check(false, "%s: command line too long", why);
+	if (!args(why, cmdline, &a))
 		return;
-	}
-	for (i = 0; i < n; i++)
-		buf[i] = cmdline[i] == '|' ? '\0' : cmdline[i];
-	if (qemu_args_parse(buf, n, &a)) {
-		check(false, "%s: qemu_args_parse", why);
-		return;
-	}
 	got = qemu_net_bool_prop(&a, "tap0", NULL, 0, "host_gso_limits");
 	check(got == want, "host_gso_limits, %s: %d (got %d)", why, want, got);
 	qemu_args_free(&a);
@@ -149,6 +202,8 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		version(cases[i].type, cases[i].ok, cases[i].major, cases[i].minor);
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++)
+		machine(machines[i].why, machines[i].cmdline, machines[i].want);
 	for (size_t i = 0; i < sizeof(props) / sizeof(props[0]); i++)
 		prop(props[i].why, props[i].cmdline, props[i].want);
 	return check_exit_status();
