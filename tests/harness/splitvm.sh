@@ -374,8 +374,10 @@ for g in $GUESTS; do
 		capture_stop sport$k
 		hist p$k tap$k sport$k
 		# The r8169 egress: the TSO packets the driver took, for the
-		# outer host's check of the segments on the wire.
-		[ "$EGRESS" = r8169 ] && [ $k = 0 ] && $TCPDUMP -r $W/sport0.pcap -nn -S 2>/dev/null |
+		# outer host's check of the segments on the wire.  -Z root, as
+		# for the capture: tcpdump drops to its own user after opening a
+		# file too, and the initramfs has none (it would print nothing).
+		[ "$EGRESS" = r8169 ] && [ $k = 0 ] && $TCPDUMP -Z root -r $W/sport0.pcap -nn -S 2>/dev/null |
 			sed -n 's/.*Flags \[\([^]]*\)\], seq \([0-9]*\):\([0-9]*\),.*/SPL-TSO-p0: \2 \3 \1/p'
 		k=$((k + 1))
 	done
