@@ -230,7 +230,7 @@ if [ -s $W/g.pcap ]; then
 	sed 's/^/PT-PLOT: /' $W/g.plot
 	# The TSO packets the nested guest's driver handed the NIC, for the
 	# check of each wire segment (tests/harness/tso-wire.awk).
-	/opt/gso/bin/tcpdump -r $W/g.pcap -nn -S 2>/dev/null |
+	/opt/gso/bin/tcpdump -Z root -r $W/g.pcap -nn -S 2>/dev/null |
 		sed -n 's/.*Flags \[\([^]]*\)\], seq \([0-9]*\):\([0-9]*\),.*/PT-TSO: \2 \3 \1/p'
 fi
 dmesg | grep -E 'DMAR|vfio' | tail -n 20 | sed 's/^/PT-DMESG2: /'
