@@ -110,6 +110,9 @@ lvsh attach-device dom2 "$S/hotplug.xml" --live >"$LOG/attach.log" 2>&1 ||
 	check_err 1 "attach-device: $(cat "$LOG/attach.log")"
 wait_limits dom2 net1 64000/64 "dom2's hot-plugged interface (br0)"
 log_test "libvirt: attach-device hot-plug is set"
+# What the daemon read (lib/libvirt_status.c), kept: the fuzz seeds' model.
+lv cat /run/libvirt/qemu/dom1.xml >"$LOG/status-dom1.xml" 2>&1 || true
+lv cat /run/libvirt/qemu/dom2.xml >"$LOG/status-dom2.xml" 2>&1 || true
 
 n link set dev nic0 gso_max_size 50000
 wait_limits dom1 net0 50000/64 "dom1 after nic0 went to 50000"

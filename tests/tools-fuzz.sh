@@ -6,8 +6,8 @@
 # every crash found, kept as regressions) must run clean, then a short
 # fuzzing run from that corpus must find nothing.  The run's new inputs
 # go to a scratch directory: the committed corpus changes only by hand.
-# FUZZ_SECONDS (default 6) bounds each run: twelve harnesses, about a minute
-# and a half.
+# FUZZ_SECONDS (default 6) bounds each run: fourteen harnesses, about two
+# minutes.
 # docs/fuzzing.md has a long run's figures and how to reproduce a crash.
 set -euo pipefail
 # shellcheck source=tests/lib.sh

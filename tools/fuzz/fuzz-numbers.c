@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The command-line number and address parsers (lib/parse.c,
- * lib/sockaddr.c) and gso-hist's LABEL=PATH split: what they accept must
- * mean what it says (round trips), whatever they are given.
+ * lib/sockaddr.c), gso-limitsd's reading of qemu-server's pid file
+ * (parse_pid_text()) and gso-hist's LABEL=PATH split: what they accept
+ * must mean what it says (round trips), whatever they are given.
  */
 #include <arpa/inet.h>
 #include <inttypes.h>
@@ -36,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_cstring(data, size), back[32];
 	size_t label;
+	pid_t pid;
 	uint64_t v;
 	double s;
 
@@ -47,6 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_assert(v >= 10 && v <= 1000);
 	if (parse_seconds(text, 86400.0, &s))
 		fuzz_assert(s >= 0 && s <= 86400.0);
+	if (parse_pid_text(text, &pid)) {
+		/* Exactly "%d" or "%d\n" of it. */
+		fuzz_assert(pid >= 1);
+		snprintf(back, sizeof(back), "%d\n", (int)pid);
+		fuzz_assert(!strcmp(back, text) ||
+			    (strlen(text) + 1 == strlen(back) && !strncmp(back, text, strlen(text))));
+	}
 	check_address(text, AF_INET);
 	check_address(text, AF_INET6);
 	label = hist_label_len(text);

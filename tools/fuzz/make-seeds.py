@@ -9,7 +9,9 @@ lines, QEMU command lines.  Crash regressions are added next to them as
 crash-<sha1> by hand (tests/tools-fuzz.sh runs every file).  Run again
 after changing it; the output is deterministic.
 """
+import ast
 import os
+import re
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -244,9 +246,146 @@ write("fuzz-json-value", "stream",
 write("fuzz-json-value", "values",
       '[null, true, false, -0, 9007199254740993, -9223372036854775808, 1.5e3, '
       '"\\u00e9\\ud83d\\ude00\\"\\\\", {"a": [[[]]], "a": {}}]')
+# libvirtd's status file (lib/libvirt_status.c): dom2 of tests/tools-daemon-libvirt.sh as
+# libvirtd 11.3 wrote it (status-dom2.xml in that test's log; qemuCaps cut to a few flags),
+# dom1's interfaces (a bridge and a macvtap with privateData), then the cases
+# test-limitsd-records reads: entities, double quotes, an interface in <metadata>, a disk's
+# and a console's <target>, a <target> nested in the interface, an interface without alias.
+LIBVIRT_HEAD = """<!--
+WARNING: THIS IS AN AUTO-GENERATED FILE. CHANGES TO IT ARE LIKELY TO BE
+OVERWRITTEN AND LOST. Changes to this xml configuration should be made using:
+  virsh edit dom2
+or other application using the libvirt API.
+-->
+
+<domstatus state='running' reason='booted' pid='27623'>
+  <taint flag='custom-monitor'/>
+  <taint flag='high-privileges'/>
+  <monitor path='/var/lib/libvirt/qemu/domain-2-dom2/monitor.sock' type='unix'/>
+  <vcpus>
+    <vcpu id='0' pid='27628'/>
+  </vcpus>
+  <qemuCaps>
+FLAGS
+  </qemuCaps>
+  <devices>
+    <device alias='net0'/>
+    <device alias='usb'/>
+    <device alias='net1'/>
+  </devices>
+  <libDir path='/var/lib/libvirt/qemu/domain-2-dom2'/>
+  <channelTargetDir path='/run/libvirt/qemu/channel/2-dom2'/>
+  <memoryBackingDir path='/var/lib/libvirt/qemu/ram/2-dom2'/>
+  <cpu mode='custom' match='exact' check='none'>
+    <model fallback='forbid'>qemu64</model>
+  </cpu>
+  <rememberOwner/>
+  <nodename index='0'/>
+  <fdset index='0'/>
+  <blockjobs active='no'/>
+  <agentTimeout>-2</agentTimeout>
+  <domain type='qemu' id='2'>
+    <name>NAME</name>
+    <uuid>84c09ad9-d6f0-4dcf-a2f3-00824447c23f</uuid>
+METADATA    <memory unit='KiB'>65536</memory>
+    <vcpu placement='static'>1</vcpu>
+    <os>
+      <type arch='x86_64' machine='pc-i440fx-11.0'>hvm</type>
+      <loader type='rom'>/usr/share/qemu/qboot.rom</loader>
+      <boot dev='hd'/>
+    </os>
+    <on_crash>destroy</on_crash>
+    <devices>
+      <emulator>/usr/bin/qemu-system-x86_64</emulator>
+      <controller type='usb' index='0' model='piix3-uhci'>
+        <alias name='usb'/>
+        <address type='pci' domain='0x0000' bus='0x00' slot='0x01' function='0x2'/>
+      </controller>
+INTERFACES      <input type='mouse' bus='ps2'>
+        <alias name='input0'/>
+      </input>
+      <memballoon model='none'/>
+    </devices>
+    <seclabel type='dynamic' model='dac' relabel='yes'>
+      <label>+0:+0</label>
+      <imagelabel>+0:+0</imagelabel>
+    </seclabel>
+  </domain>
+</domstatus>
+"""
+
+
+def libvirt_iface(itype, source, dev, alias, extra=""):
+    return ("      <interface type='%s'>\n        <mac address='52:54:00:55:09:7b'/>\n"
+            "        %s\n        <target dev='%s'/>\n        <model type='virtio'/>\n"
+            "%s%s        <address type='pci' domain='0x0000' bus='0x00' slot='0x02' "
+            "function='0x0'/>\n      </interface>\n" % (
+                itype, source, dev, "        <alias name='%s'/>\n" % alias if alias else "",
+                extra))
+
+
+def libvirt_status(name="dom2", ifaces="", metadata=""):
+    return (LIBVIRT_HEAD.replace("FLAGS", FLAGS).replace("NAME", name)
+            .replace("METADATA", metadata).replace("INTERFACES", ifaces))
+
+
+FLAGS = """    <flag name='kvm'/>
+    <flag name='netdev'/>
+    <flag name='vhost-net'/>
+    <flag name='virtio-net-pci.event_idx'/>
+    <flag name='virtio-net.host_mtu'/>
+    <flag name='virtio-net.rx_queue_size'/>
+    <flag name='blockdev'/>"""
+write("fuzz-libvirt-status", "dom2", libvirt_status(ifaces=(
+    libvirt_iface("bridge", "<source bridge='br1'/>", "vnet1", "net0") +
+    libvirt_iface("bridge", "<source bridge='br0'/>", "vnet2", "net1"))))
+write("fuzz-libvirt-status", "dom1", libvirt_status(name="dom1", ifaces=(
+    libvirt_iface("bridge", "<source bridge='br0'/>", "vnet0", "net0") +
+    libvirt_iface("direct", "<source dev='nic2' mode='bridge'/>", "macvtap0", "net1",
+                  "        <privateData>\n          <created value='yes'/>\n"
+                  "        </privateData>\n"))))
+write("fuzz-libvirt-status", "entities", libvirt_status(
+    name="a&amp;b &lt;&#39;x&#x27;&gt;<![CDATA[&]]>", ifaces=(
+        libvirt_iface("ethernet", '<source type="x"/>', "t&amp;1", "ua-net&#45;0"))))
+write("fuzz-libvirt-status", "decoys", libvirt_status(
+    metadata=("    <metadata>\n      <app xmlns='urn:x'><interface type='bridge'>"
+              "<target dev='vnet0'/><alias name='ua-evil'/></interface></app>\n"
+              "    </metadata>\n"),
+    ifaces=("      <disk type='file' device='disk'>\n        <target dev='tap0' bus='virtio'/>\n"
+            "        <alias name='virtio-disk0'/>\n      </disk>\n"
+            "      <console type='pty'>\n        <target type='serial' port='0'/>\n"
+            "        <alias name='serial0'/>\n      </console>\n" +
+            "      <interface type=\"ethernet\"><source><target dev='vnet1'/></source>"
+            "<alias name=\"ua-x\" /><target managed=\"no\"\n dev = \"vnet2\"/></interface>\n" +
+            libvirt_iface("bridge", "<source bridge='br0'/>", "vnet0", None) +
+            libvirt_iface("bridge", "<source bridge='br0'/>", "vnet0", "net0"))))
+# QEMU 10.2's "info network" (lib/qemu_info_network.c), the project's QEMU's own output
+# (-accel qtest), kept once, in test-limitsd-records: -net with a hub, a multi-queue tap
+# whose downscript's path says ifname=tap0, a tap by name with a filter, a tap given as
+# fd=23; then lines that only look like a tap's.
+
+
+def c_string(path, name):
+    """The text of C array @name in @path: its string literals, joined."""
+    src = open(os.path.join(HERE, "..", path)).read()
+    body = src[src.index("char %s[] =" % name):]
+    body = body[:body.index(";\n")]
+    return "".join(ast.literal_eval(lit) for lit in re.findall(r'"(?:[^"\\]|\\.)*"', body))
+
+
+write("fuzz-qemu-info-network", "qemu", c_string("test/test-limitsd-records.c", "info_real"))
+write("fuzz-qemu-info-network", "decoys", (
+    "hub 0\r\n \\ hub0port1: #net153: index=0,type=user,net=10.0.2.0,restrict=off\r\n"
+    "  - f0: type=filter-dump,file=/x,type=tap,ifname=tap0\r\n"
+    "net0: index=0,type=nic,model=x,type=tap,ifname=tap0\r\n"
+    " \\ n: index=0,type=tap,ifname=a,b,script=no\r\n"
+    " \\ long" + "g" * 300 + ": index=0,type=tap,fd=3\r\n"
+    " \\ n: index=,type=tap,ifname=tap0\n \\ : index=0,type=tap,ifname=tap0\n"
+    " \\ n: index=0,type=tap,ifname=tap0"))
 write("fuzz-vmm-cmdline", "fdinfo", "pos:\t0\nflags:\t0104002\nmnt_id:\t15\niff:\ttap0\n")
 
 for name, text in [("u64", "65536"), ("seconds", "0.5"), ("ipv4", "192.0.2.1"),
+                   ("pid-file", "27623\n"),
                    ("ipv6", "2001:db8::1"), ("v4mapped", "::ffff:192.0.2.1"),
                    ("label", "tap=/tmp/a=b.pcap")]:
     write("fuzz-numbers", name, text)

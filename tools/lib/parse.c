@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,24 @@ bool parse_all_digits(const char *s)
 	for (; *s; s++)
 		if (!isdigit((unsigned char)*s))
 			return false;
+	return true;
+}
+
+bool parse_pid_text(const char *text, pid_t *pid)
+{
+	size_t n = strlen(text);
+	uint64_t v;
+	char digits[16];
+
+	if (n && text[n - 1] == '\n')
+		n--;
+	if (!n || n >= sizeof(digits) || text[0] == '0')
+		return false;
+	memcpy(digits, text, n);
+	digits[n] = '\0';
+	if (!parse_all_digits(digits) || !parse_u64(digits, 1, INT_MAX, &v))
+		return false;
+	*pid = (pid_t)v;
 	return true;
 }
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Whether @s is one or more decimal digits and nothing else (a /proc PID, an fd number). */
 bool parse_all_digits(const char *s);
@@ -15,6 +16,14 @@ bool parse_all_digits(const char *s);
  * strtoull() alone would accept " -1" as 2^64-1 and "12abc" as 12.
  */
 bool parse_u64(const char *str, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * A pid file's text as QEMU writes it (-pidfile: "%d\n"), qemu-server's
+ * /var/run/qemu-server/VMID.pid: "%d" of 1 to INT_MAX (no leading zero),
+ * then nothing or one newline.  False on anything else (strtol() took
+ * "12abc" as 12, " 12" and "+12" as 12, "" as 0).
+ */
+bool parse_pid_text(const char *text, pid_t *pid);
 
 /*
  * Parse a non-negative decimal number of seconds ("60", "0.5") in

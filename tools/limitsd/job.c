@@ -36,6 +36,7 @@
 
 #include "lib/clock.h"
 #include "lib/json_value.h"
+#include "lib/qemu_info_network.h"
 #include "lib/unix_socket.h"
 #include "limitsd.h"
 
@@ -286,63 +287,6 @@ static void step_command(struct job *j, char *buf, size_t len)
 	}
 }
 
-/* Whether @key occurs in [@line, @end) as a whole option ("...,KEY," or at the end). */
-static bool has_option(const char *line, const char *end, const char *key)
-{
-	const char *p = line;
-	size_t n = strlen(key);
-
-	while ((p = strstr(p, key)) && p < end) {
-		if ((p == line || p[-1] == ',' || p[-1] == ' ') &&
-		    (p[n] == ',' || p[n] == '\r' || p + n == end))
-			return true;
-		p += n;
-	}
-	return false;
-}
-
-/*
- * In "info network" text @info, the netdev whose tap is @t's: QEMU prints a
- * tap it opened as "ifname=TAP,...", one it was given as "fd=N" (N its
- * descriptor: one of the holder's descriptors of this tap).  Into @out.
- */
-static bool info_network_netdev(const char *info, const struct tap *t, char *out, size_t len)
-{
-	const char *line = info;
-
-	while (line && *line) {
-		const char *end = strchr(line, '\n'), *p, *colon;
-		char key[IF_NAMESIZE + 16];
-		bool mine;
-		size_t n, k;
-
-		if (!end)
-			end = line + strlen(line);
-		snprintf(key, sizeof(key), "ifname=%s", t->ifname);
-		mine = has_option(line, end, key) && has_option(line, end, "type=tap");
-		for (k = 0; !mine && k < t->nfds; k++) {
-			snprintf(key, sizeof(key), "fd=%d", t->fds[k]);
-			mine = has_option(line, end, key) && has_option(line, end, "type=tap");
-		}
-		if (mine) {
-			p = line;
-			while (p < end && (*p == ' ' || *p == '\\'))
-				p++;
-			colon = memchr(p, ':', (size_t)(end - p));
-			if (!colon)
-				return false;
-			n = (size_t)(colon - p);
-			if (!n || n >= len)
-				return false;
-			memcpy(out, p, n);
-			out[n] = '\0';
-			return true;
-		}
-		line = *end ? end + 1 : NULL;
-	}
-	return false;
-}
-
 /* Whether @s holds only characters a QOM path or id needs (it goes into JSON unescaped). */
 static bool plain_text(const char *s)
 {
@@ -392,9 +336,9 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		 * QEMU's text does not say (no such command, a tap QEMU names
 		 * otherwise); the device found on it below confirms or refutes it.
 		 */
-		if (!ret || ret->type != JV_STRING || !info_network_netdev(ret->string, t,
-									    t->ep.netdev,
-									    sizeof(t->ep.netdev))) {
+		if (!ret || ret->type != JV_STRING ||
+		    !qemu_info_network_tap(ret->string, t->ifname, t->fds, t->nfds, t->ep.netdev,
+					   sizeof(t->ep.netdev))) {
 			if (!t->ep.hint_netdev[0]) {
 				job_refused(j, TAP_FAILED, "QEMU's 'info network' has no netdev with "
 					    "ifname=%s or one of its descriptors", t->ifname);

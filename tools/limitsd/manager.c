@@ -17,7 +17,9 @@
  *
  * A record that names the tap but another pid is not this VM's QEMU (an
  * impostor, or libvirt still between opening the tap and exec'ing QEMU):
- * not acted on.
+ * not acted on.  The files are other programs' output: their text is read
+ * by lib/libvirt_status.c and parse_pid_text() (lib/parse.c), pure and
+ * fuzzed; here only the files and what the daemon concludes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,12 +29,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/libvirt_status.h"
+#include "lib/parse.h"
 #include "limitsd.h"
 
 #define STATUS_MAX	(4 << 20)
 
-/* The whole of a small file, NUL-terminated; NULL if it cannot be read. */
-static char *read_small(const char *path, size_t max)
+/*
+ * The whole of a small file, NUL-terminated, its length in *@size if
+ * given; NULL if it cannot be read or outgrows @max.
+ */
+static char *read_small(const char *path, size_t max, size_t *size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t len = 0, cap = 8192;
@@ -70,60 +77,9 @@ static char *read_small(const char *path, size_t max)
 	close(fd);
 	if (buf)
 		buf[len] = '\0';
+	if (size)
+		*size = len;
 	return buf;
-}
-
-/* The value of attribute @name in the tag starting at @tag (up to its '>'), into @out. */
-static bool xml_attr(const char *tag, const char *name, char *out, size_t len)
-{
-	const char *end = strchr(tag, '>'), *p = tag;
-	size_t nlen = strlen(name);
-
-	if (!end)
-		return false;
-	while ((p = strstr(p, name)) && p < end) {
-		if (p[-1] == ' ' && p[nlen] == '=' && (p[nlen + 1] == '\'' || p[nlen + 1] == '"')) {
-			char q = p[nlen + 1];
-			const char *v = p + nlen + 2, *ve = strchr(v, q);
-			size_t n;
-
-			if (!ve || ve > end)
-				return false;
-			n = (size_t)(ve - v);
-			if (n >= len)
-				return false;
-			memcpy(out, v, n);
-			out[n] = '\0';
-			return true;
-		}
-		p += nlen;
-	}
-	return false;
-}
-
-/*
- * In libvirt status text @xml: the <interface> whose target is @ifname.
- * Fills @alias; false if none.
- */
-static bool libvirt_iface(const char *xml, const char *ifname, char *alias, size_t len)
-{
-	const char *p = xml;
-
-	while ((p = strstr(p, "<interface "))) {
-		const char *end = strstr(p, "</interface>"), *q;
-		char dev[IF_NAMESIZE + 1];
-
-		if (!end)
-			return false;
-		for (q = p; (q = strstr(q, "<target ")) && q < end; q++) {
-			if (!xml_attr(q, "dev", dev, sizeof(dev)) || strcmp(dev, ifname))
-				continue;
-			q = strstr(p, "<alias ");
-			return q && q < end && xml_attr(q, "name", alias, len);
-		}
-		p = end;
-	}
-	return false;
 }
 
 int manager_libvirt(const char *dir, const char *ifname, pid_t pid, struct endpoint *ep,
@@ -137,38 +93,33 @@ int manager_libvirt(const char *dir, const char *ifname, pid_t pid, struct endpo
 		return 0;
 	while (found <= 0 && (de = readdir(d))) {
 		size_t n = strlen(de->d_name);
-		char path[4096], alias[QEMU_OPT_MAX - 8], spid[32], name[QEMU_OPT_MAX];
-		const char *st, *dom, *ne;
+		struct libvirt_status st;
+		char path[4096];
+		bool named;
 		char *xml;
 
 		if (n < 5 || strcmp(de->d_name + n - 4, ".xml"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		xml = read_small(path, STATUS_MAX);
+		xml = read_small(path, STATUS_MAX, &n);
 		if (!xml)
 			continue;
-		st = strstr(xml, "<domstatus ");
-		dom = st ? strstr(st, "<domain ") : NULL;
-		ne = dom ? strstr(dom, "<name>") : NULL;
-		if (!ne || !xml_attr(st, "pid", spid, sizeof(spid)) ||
-		    !libvirt_iface(dom, ifname, alias, sizeof(alias)) ||
-		    sscanf(ne, "<name>%255[^<]</name>", name) != 1) {
-			free(xml);
+		named = libvirt_status_find(xml, n, ifname, &st);
+		free(xml);
+		if (!named)
 			continue;
-		}
-		if (strtol(spid, NULL, 10) != (long)pid) {
-			snprintf(note, nlen, "libvirt domain %s has the tap but its QEMU is pid %s, "
-				 "not the holder %d", name, spid, (int)pid);
+		if (st.pid != pid) {
+			snprintf(note, nlen, "libvirt domain %s has the tap but its QEMU is pid %d, "
+				 "not the holder %d", st.name, (int)st.pid, (int)pid);
 			found = -1;
 		} else {
 			ep->kind = EP_LIBVIRT;
-			snprintf(ep->domain, sizeof(ep->domain), "%s", name);
-			snprintf(ep->device_id, sizeof(ep->device_id), "%s", alias);
-			snprintf(ep->netdev, sizeof(ep->netdev), "host%s", alias);
-			snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s", alias);
+			snprintf(ep->domain, sizeof(ep->domain), "%s", st.name);
+			snprintf(ep->device_id, sizeof(ep->device_id), "%s", st.alias);
+			snprintf(ep->netdev, sizeof(ep->netdev), "host%s", st.alias);
+			snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s", st.alias);
 			found = 1;
 		}
-		free(xml);
 	}
 	closedir(d);
 	return found;
@@ -177,18 +128,23 @@ int manager_libvirt(const char *dir, const char *ifname, pid_t pid, struct endpo
 int manager_proxmox_pid(const char *dir, unsigned int vmid, pid_t pid, char *note, size_t nlen)
 {
 	char path[4096], *text;
-	long p;
+	pid_t p;
+	bool ok;
 
 	snprintf(path, sizeof(path), "%s/%u.pid", dir, vmid);
-	text = read_small(path, 64);
+	text = read_small(path, 64, NULL);
 	if (!text) {
 		snprintf(note, nlen, "no %s: VM %u is not running under qemu-server", path, vmid);
 		return 0;
 	}
-	p = strtol(text, NULL, 10);
+	ok = parse_pid_text(text, &p);
 	free(text);
-	if (p != (long)pid) {
-		snprintf(note, nlen, "%s names pid %ld, not the holder %d", path, p, (int)pid);
+	if (!ok) {
+		snprintf(note, nlen, "%s holds no pid", path);
+		return -1;
+	}
+	if (p != pid) {
+		snprintf(note, nlen, "%s names pid %d, not the holder %d", path, (int)p, (int)pid);
 		return -1;
 	}
 	return 1;
