@@ -146,10 +146,15 @@ path_facts() {
 	NIC_MAX=$(jq '.files[1].max_payload' "$j")
 	MSS=$(jq '.mss' "$j")
 	SEG=$(jq '.segmented_in_software.bytes' "$j")
-	PIECES_BAD=$(jq -r --argjson limit "$LIMIT" --argjson hdr "$HDR" --argjson maxsegs "$SEGS" \
-		-f "$GSO_TOP/tests/harness/split-pieces.jq" "$j" | jq -r '.bad | join("; ")')
-	PIECE_SHAPES=$(jq -r --argjson limit "$LIMIT" --argjson hdr "$HDR" --argjson maxsegs "$SEGS" \
-		-f "$GSO_TOP/tests/harness/split-pieces.jq" "$j" | jq -r '.shapes | join(", ")')
+	local pieces
+	if pieces=$(jq -c --argjson limit "$LIMIT" --argjson hdr "$HDR" --argjson maxsegs "$SEGS" \
+		-f "$GSO_TOP/tests/harness/split-pieces.jq" "$j" 2>&1); then
+		PIECES_BAD=$(jq -r '.bad | join("; ")' <<< "$pieces")
+		PIECE_SHAPES=$(jq -r '.shapes | join(", ")' <<< "$pieces")
+	else
+		# Not a finding about the frames: say so, and fail the case.
+		PIECES_BAD="tests/harness/split-pieces.jq failed on $j: $pieces" PIECE_SHAPES='?'
+	fi
 }
 
 # split_ok WHERE: the path's oversize packets were split, not segmented.

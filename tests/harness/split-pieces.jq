@@ -4,21 +4,27 @@
 # $limit is the port's gso_max_size, $hdr the frame's header bytes
 # (Ethernet + IP + TCP), $maxsegs its gso_max_segs.
 #
-# The rule is skb_gso_split_segs()'s (kernel-split-patches/ 0001):
-# k = min(maxsegs, (limit - 1 - hdr) / mss) segments per piece, one fewer
+# The rule is skb_gso_split_segs()'s (kernel-split-patches/ 0001): a
+# packet is split when its frame is limit bytes or more or it has more
+# than maxsegs segments, into k = min(maxsegs, (limit - 1 - hdr) / mss,
+# (IP_MAX_MTU - iplen) / mss) segments per piece (iplen: the IPv4 and TCP
+# headers, hdr less an untagged Ethernet header's 14 bytes), one fewer
 # when that leaves a lone last segment and not more pieces; a packet of
 # n = ceil(payload / mss) segments leaves as ceil(n / k) pieces, k * mss
 # bytes each but the last.  So a 45-segment 65160 leaves as 62264 + 2896
 # (43 + 2, not 44 + 1), and a 46-segment 65392 (a stream's last, partial
 # segment) as 63712 + 1680 (44 + 2).
 #
-# Output: {"bad": [sizes where the port differs from the tap's frames under
-# the limit plus the pieces of those over it], "shapes": ["COUNT x PIECE +
+# Output: {"bad": [sizes where the port differs from the tap's frames the
+# split leaves alone plus the pieces of the others], "shapes": ["COUNT x PIECE +
 # PIECE", ... per oversize size]}.
 def ceil_div(a; b): (a + b - 1) / b | floor;
-.mss as $mss
-| ([$maxsegs, (($limit - 1 - $hdr) / $mss | floor)] | min) as $k0
-| [.histogram[] | select(.payload_size + $hdr >= $limit and .counts[0] > 0)
+if (.mss | type) != "number" or .mss < 1 then error("no MSS in the histogram") else . end
+| .mss as $mss
+| ([$maxsegs, (($limit - 1 - $hdr) / $mss | floor),
+    ((65535 - ($hdr - 14)) / $mss | floor)] | min) as $k0
+| def over: .payload_size + $hdr >= $limit or ceil_div(.payload_size; $mss) > $maxsegs;
+  [.histogram[] | select(over and .counts[0] > 0)
    | . as $h
    | ceil_div($h.payload_size; $mss) as $n
    | (if $k0 > 2 and $n % $k0 == 1 and
@@ -29,7 +35,7 @@ def ceil_div(a; b): (a + b - 1) / b | floor;
   ] as $over
 | (reduce ($over[] | .count as $c | .pieces[] | {s: tostring, c: $c}) as $x
 	({}; .[$x.s] += $x.c)) as $pieces
-| (reduce (.histogram[] | select(.payload_size + $hdr < $limit)) as $h
+| (reduce (.histogram[] | select(over | not)) as $h
 	($pieces; .[$h.payload_size | tostring] += $h.counts[0])) as $want
 | (reduce .histogram[] as $h ({}; .[$h.payload_size | tostring] = $h.counts[1])) as $have
 | {bad: [($want + $have | keys_unsorted[]) as $s
