@@ -88,55 +88,23 @@ if [ "${DEMO_SPLIT:-1}" = 1 ]; then
 		# vnet header, carries the frames it put on the wire to the wire peer
 		# (SPLIT_PEER), where they are received and captured.
 		setup_ns SPLIT_NS SPLIT_PEER
-		ip -n "$SPLIT_NS" link add sbr0 type bridge stp_state 0 forward_delay 0
-		ip -n "$SPLIT_NS" tuntap add dev stap0 mode tap
-		ip -n "$SPLIT_NS" link add swire type veth peer name wire0 netns "$SPLIT_PEER"
-		for dev in stap0 swire; do ip -n "$SPLIT_NS" link set dev "$dev" master sbr0 up; done
-		ip -n "$SPLIT_NS" link set sbr0 up
-		ip -n "$SPLIT_PEER" addr add 192.0.2.2/28 dev wire0
-		ip -n "$SPLIT_PEER" link set wire0 up
-		ip netns exec "$SPLIT_PEER" ethtool -K wire0 gro off > /dev/null 2>&1 || true
-		ip netns exec "$SPLIT_PEER" tcpdump -i wire0 -s 0 -U -w "$TEST_LOG_DIR/demo-split.wire.pcap" \
-			tcp port 5201 2> "$TEST_LOG_DIR/demo-split.wire.log" &
-		wire_pid=$!
-		defer "kill $wire_pid 2>/dev/null"
-		slowwait 10 grep -q 'listening on' "$TEST_LOG_DIR/demo-split.wire.log" || true
-		ip netns exec "$SPLIT_PEER" "$GSO_TOP/tools/build/gso-stream" recv -l 192.0.2.2 \
-			--expect "$SPLITVM_BYTES" --timeout 900 5201 > "$TEST_LOG_DIR/demo-split.recv.log" 2>&1 &
-		recv_pid=$!
-		defer "kill $recv_pid 2>/dev/null"
+		splitvm_wire demo-split "$SPLIT_NS" "$SPLIT_PEER" 1 || die "the wire peer of the r8169 egress"
 		# no_timer_check: on a loaded machine this host VM (TCG, 2 vCPUs) twice
 		# failed the kernel's IO-APIC timer check at boot ("IO-APIC + timer
 		# doesn't work!", a panic); a KVM guest skips the check by itself.
-		SPLITVM_EGRESS=r8169 SPLITVM_APPEND=no_timer_check splitvm_start demo-split "$SPLIT_NS" "$GSO_KERNEL" "$split_initrd" base 0 \
-			-netdev tap,id=w0,ifname=stap0,script=no,downscript=no,vhost=off,vnet_hdr=off \
-			-device rtl8168,id=nic,netdev=w0,chip=rtl8125b,mac=52:54:00:12:34:56
+		SPLITVM_EGRESS=r8169 SPLITVM_APPEND=no_timer_check splitvm_start demo-split "$SPLIT_NS" \
+			"$GSO_KERNEL" "$split_initrd" base 0 "${SPLITVM_NIC_ARGS[@]}"
 		# The model's violation counter, read while the host VM reduces its
 		# captures (it powers off after).
-		split_viol=''
-		for _ in $(seq $((SPLITVM_NESTED_S * 2))); do
-			if grep -sqE '^SPL: (nested-total-ms|error)' "$TEST_LOG_DIR/demo-split.console.log"; then
-				split_viol=$(vm_qmp demo-split '{"execute":"qom-get","arguments":{"path":"/machine/peripheral/nic","property":"x-violations"}}' |
-					sed -n 's/.*"return": *\([0-9]*\).*/\1/p' | tail -n 1) || true
-				break
-			fi
-			# shellcheck disable=SC2154 # set by vm_start
-			kill -0 "$VM_PID_demo_split" 2>/dev/null || break
-			sleep 1
-		done
+		split_viol=$(splitvm_violations demo-split 1 | sed -n 's/^nic0 //p')
 		vm_wait demo-split || die "the tier-2 host VM failed; logs in $TEST_LOG_DIR/demo-split.console.log"
 		splitvm_files demo-split p0 || die "no histogram from the tier-2 host VM ($TEST_LOG_DIR/demo-split.console.log)"
-		wait "$recv_pid" || true
-		grep -q "bytes=$SPLITVM_BYTES .*content=ok" "$TEST_LOG_DIR/demo-split.recv.log" ||
-			die "the unpatched guest's stream failed: $(cat "$TEST_LOG_DIR/demo-split.recv.log")"
-		sleep 1
-		kill -INT "$wire_pid" 2>/dev/null || true
-		wait "$wire_pid" 2>/dev/null || true
+		split_recv=$(splitvm_wire_recv demo-split 0)
+		grep -q "bytes=$SPLITVM_BYTES .*content=ok" <<< "$split_recv" ||
+			die "the unpatched guest's stream failed: ${split_recv:-$(cat "$TEST_LOG_DIR/demo-split-p0.recv.log")}"
 		# Each wire segment against the TSO packet the driver took
-		# (tests/harness/tso-wire.awk).
-		wire=$( { splitvm_console demo-split | sed -n 's/^SPL-TSO-p0: /TSO /p'
-			tcpdump -r "$TEST_LOG_DIR/demo-split.wire.pcap" -nn -vv -S 'src host 192.0.2.1' 2> /dev/null
-			} | awk -f "$GSO_TOP/tests/harness/tso-wire.awk")
+		# (tests/harness/tso-wire.awk): WIRE_SEGS, WIRE_BAD.
+		splitvm_wire_check demo-split 0 || true
 		split_link=$(splitvm_val demo-split 'port sport0:')
 	fi
 	for f in hist.json hist.txt plot.dat; do
@@ -205,22 +173,11 @@ if [[ " $modes " == *" split "* ]] && [ "$DEMO_EGRESS" = r8169 ]; then
 		grep -q 'tso_max_size 64000 tso_max_segs 64' <<< "$split_link"
 	demo_claim "split: the RTL8125B model counted no hardware-constraint violation (${split_viol:-unread})" \
 		[ "${split_viol:-x}" = 0 ]
-	# The wire: what the model put there, segment by segment.
-	# shellcheck disable=SC2086 # "segments N outside N ..." -> positional pairs
-	set -- $wire
-	wire_segs=${2:-0}
-	demo_claim "split: wire: the frames the RTL8125B model sent ($2 data segments of ${22} TSO packets)" \
-		[ "${2:-0}" -gt 1000 ]
-	demo_claim "split: wire: each segment inside a TSO packet the driver took (outside: $4)" [ "$4" = 0 ]
-	demo_claim "split: wire: PSH on the last segment only (wrong: $6; pushed: ${20})" \
-		[ "$6" = 0 ] && demo_claim "split: wire: pushed segments (${20})" [ "${20:-0}" -gt 0 ]
-	demo_claim "split: wire: FIN on the last segment only (wrong: $8)" [ "$8" = 0 ]
-	demo_claim "split: wire: CWR on the first segment only (wrong: ${10})" [ "${10}" = 0 ]
-	demo_claim "split: wire: IP length within the MTU (over: ${12})" [ "${12}" = 0 ]
-	demo_claim "split: wire: IPv4 and TCP checksums correct (wrong: ${14})" [ "${14}" = 0 ]
-	demo_claim "split: wire: sequence contiguous (gaps: ${16}, at most 1 %)" [ $(( ${16:-0} * 100 )) -le "${2:-0}" ]
-	demo_claim "split: wire: IPv4 ID one more per segment (other: ${18}, at most 1 %)" \
-		[ $(( ${18:-0} * 100 )) -le "${2:-0}" ]
+	# The wire: what the model put there, segment by segment
+	# (splitvm_wire_check: each check that failed, with its figures).
+	while IFS= read -r bad; do
+		[ -z "$bad" ] || DEMO_BAD+=("split: wire: $bad")
+	done <<< "$WIRE_BAD"
 fi
 
 cat <<TXT
@@ -243,7 +200,7 @@ fi
 if [[ " $modes " == *" split "* ]] && [ "$DEMO_EGRESS" = r8169 ]; then
 	cat <<TXT
 The port is the host VM's own NIC, an emulated RTL8125B under the r8169 driver (its limits: ${split_link:-?});
-the wire peer captured the ${wire_segs:-?} segments the model put on the wire: each one's sequence, IPv4 ID,
+the wire peer captured the ${WIRE_SEGS:-?} segments the model put on the wire: each one's sequence, IPv4 ID,
 length and checksums, PSH and FIN on a TSO packet's last segment only, CWR on its first only, were
 checked against the TSO packets the driver took (model violations: ${split_viol:-?}).
 TXT

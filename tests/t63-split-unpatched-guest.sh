@@ -40,11 +40,27 @@
 # 117 + 265 s of nested time; two nested guests at once in one host VM
 # did not finish within the host VM's bound under load.
 #
+# T63_EGRESS=r8169 (opt-in; default nsim): each host VM's guest paths
+# leave through NICs of the host VM's own instead of netdevsim ports, one
+# emulated RTL8125B per path (-device rtl8168, qemu-test-patches/) under
+# the r8169 driver, which sets 64000/64 itself (nothing sets a knob): each
+# model's netdev is a tap without vnet header on the outer host, bridged to
+# a wire peer namespace (one per host VM) where the path's receiver runs
+# and the wire is captured (splitvm_wire).  Each path's checks then also
+# take in the port's own limits and driver (the host VM's "port sportK:"
+# line), the model's x-violations (0), and every wire segment's headers
+# against the TSO packets the driver took (splitvm_wire_check,
+# tests/harness/tso-wire.awk); the control must still miss the split and
+# pass those.  The forwarded cases stay on netdevsim ports.
+#
 # Environment: GSO_KERNEL_UNPATCHED (the control's and the nested guests'
 # kernel; default scripts/build-kernel.sh --unpatched), T63_DEBIAN=0 (no
 # Debian guest: a developer's quick run), T63_CONTROL=0 (no control host
-# VM: a developer's quick run).
+# VM: a developer's quick run), T63_EGRESS (above), SPLITVM_NESTED_S (the
+# nested bound of the patched host VMs, default 900 s; the control's is at
+# least 1500 s).
 set -euo pipefail
+t63_nested=${SPLITVM_NESTED_S:-}
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=tests/harness/vm.sh
@@ -55,6 +71,11 @@ set -euo pipefail
 . "$GSO_TOP/tests/harness/splitvm.sh"
 
 require_command jq "split tier 2"
+T63_EGRESS=${T63_EGRESS:-nsim}
+case $T63_EGRESS in
+nsim | r8169) ;;
+*) log_test "split tier 2: T63_EGRESS" FAIL "'$T63_EGRESS': nsim or r8169"; exit $ksft_fail ;;
+esac
 vm_init
 unpatched=${GSO_KERNEL_UNPATCHED:-$("$GSO_TOP/scripts/build-kernel.sh" --unpatched)}
 debian=""
@@ -91,28 +112,60 @@ if [ -n "${T63_RECHECK:-}" ]; then
 	log_replay "$T63_RECHECK"
 	for e in $vms; do
 		v=${e%%:*}
-		cp "$T63_RECHECK/$v.console.log" "$TEST_LOG_DIR/" 2>/dev/null || true
+		cp "$T63_RECHECK/$v".{console.log,violations} "$T63_RECHECK/$v"-p*.{recv.log,wire.pcap} \
+			"$TEST_LOG_DIR/" 2>/dev/null || true
 		rc_v=$(tr -dc '0-9' < "$T63_RECHECK/$v.ret" 2>/dev/null)
 		vm_rc[$v]=${rc_v:-255} vm_wall[$v]=0
 	done
 else
-	setup_ns NS_PATCHED NS_DEBIAN NS_UNPATCHED
+	# t63_start NAME NESTED_S KERNEL INITRD GUESTS FWD: splitvm_start in a
+	# namespace of its own; with T63_EGRESS=r8169 first the host VM's NICs
+	# and their wire peer (a namespace of its own, splitvm_wire), then, in
+	# the background, the reader of their violation counters
+	# ($TEST_LOG_DIR/NAME.violations, splitvm_violations).
+	declare -A vm_viol_pid
+	t63_start() {
+		# (setup_ns's own locals are var and ns.)
+		local name=$1 nested=$2 host_vm wire_peer paths
+		shift 2
+		setup_ns host_vm
+		if [ "$T63_EGRESS" = nsim ]; then
+			SPLITVM_NESTED_S=$nested splitvm_start "$name" "$host_vm" "$@"
+			return
+		fi
+		setup_ns wire_peer
+		paths=$(( 2 * $(wc -w <<< "$3") ))
+		SPLITVM_NESTED_S=$nested splitvm_wire "$name" "$host_vm" "$wire_peer" "$paths" || {
+			log_test "split tier 2: $name's r8169 egress" FAIL "splitvm_wire failed"
+			exit $ksft_fail
+		}
+		SPLITVM_EGRESS=r8169 SPLITVM_NESTED_S=$nested splitvm_start "$name" "$host_vm" "$@" \
+			"${SPLITVM_NIC_ARGS[@]}"
+		SPLITVM_NESTED_S=$nested splitvm_violations "$name" "$paths" > "$TEST_LOG_DIR/$name.violations" &
+		vm_viol_pid[$name]=$!
+		defer "kill $! 2>/dev/null"
+	}
 	# Nested bounds: 900 s of the host VM's clock (measured 2026-12-02:
 	# 491 s for the base guest, 537 s for Debian's, with the three host
 	# VMs at once; splitvm's default 600 s left too little margin).
-	SPLITVM_NESTED_S=900 splitvm_start split-patched "$NS_PATCHED" "$GSO_KERNEL" "$initrd" base 1
-	[ -z "$debian" ] ||
-		SPLITVM_NESTED_S=900 splitvm_start split-debian "$NS_DEBIAN" "$GSO_KERNEL" "$initrd_debian" debian 0
+	nested=${t63_nested:-900}
+	t63_start split-patched "$nested" "$GSO_KERNEL" "$initrd" base 1
+	[ -z "$debian" ] || t63_start split-debian "$nested" "$GSO_KERNEL" "$initrd_debian" debian 0
 	[ "${T63_CONTROL:-1}" = 0 ] ||
-		SPLITVM_NESTED_S=1500 splitvm_start split-unpatched "$NS_UNPATCHED" "$unpatched" \
+		t63_start split-unpatched $(( nested > 1500 ? nested : 1500 )) "$unpatched" \
 			"$ctl_initrd" "$ctl_guests" 1
 	for e in $vms; do
 		v=${e%%:*} vm_rc[$v]=0
 		vm_wait "$v" || vm_rc[$v]=$?
 		vm_wall[$v]=$(( $(date +%s) - start ))
+		[ -z "${vm_viol_pid[$v]:-}" ] || wait "${vm_viol_pid[$v]}" || true
 	done
 fi
 
+# The egress on the host VMs' "ran" lines (nothing for netdevsim ports,
+# as before).
+EGRESS_VM=''
+[ "$T63_EGRESS" = nsim ] || EGRESS_VM=", egress $T63_EGRESS"
 BYTES=$SPLITVM_BYTES
 LIMIT=64000
 # the port's gso_max_segs (r8169's 64)
@@ -132,6 +185,10 @@ HDR=66
 path_facts() {
 	local j=$TEST_LOG_DIR/$1-$2.hist.json
 	SEND=$(splitvm_val "$1" "$2-send") RECV=$(splitvm_val "$1" "$2-recv")
+	# The r8169 egress: the receiver is the outer host's wire peer.
+	if [ "$T63_EGRESS" = r8169 ] && [[ $2 == p* ]]; then
+		RECV=$(splitvm_wire_recv "$1" "${2#p}")
+	fi
 	TAP_OVER='' OVER_FRAMES='' TAP_FRAMES='' NIC_FRAMES='' TAP_BYTES='' NIC_BYTES=''
 	NIC_MAX='' MSS='' SEG='' PIECES_BAD='' PIECE_SHAPES=''
 	splitvm_files "$1" "$2" || return 1
@@ -182,6 +239,24 @@ stream_ok() {
 	grep -q "bytes=$BYTES .*content=ok" <<< "$RECV" || check_err 1 "receiver: '${RECV:-nothing}'"
 }
 
+# egress_ok VM K: with T63_EGRESS=r8169, path K's port is the host VM's
+# RTL8125B under r8169 at the driver's own limits, the model counted no
+# violation, and every wire segment's headers fit the TSO packet the
+# driver took (splitvm_wire_check); sets EGRESS_NOTE, the figures for the
+# path's TEST line.  Nothing with netdevsim ports.
+egress_ok() {
+	local port viol
+	EGRESS_NOTE=''
+	[ "$T63_EGRESS" = r8169 ] || return 0
+	port=$(splitvm_val "$1" "port sport$2:")
+	grep -q 'driver r8169 gso_max_size 64000 gso_max_segs 64 tso_max_size 64000 tso_max_segs 64' <<< "$port" ||
+		check_err 1 "p$2's port is not r8169 at its own 64000/64: '$port'"
+	viol=$(sed -n "s/^nic$2 //p" "$TEST_LOG_DIR/$1.violations" 2>/dev/null) || true
+	[ "$viol" = 0 ] || check_err 1 "nic$2 (the RTL8125B model): x-violations '${viol:-unread}', want 0"
+	splitvm_wire_check "$1" "$2" || check_err 1 "p$2's wire: ${WIRE_BAD//$'\n'/; } ($WIRE)"
+	EGRESS_NOTE="; r8169 port at its own 64000/64, $WIRE_SEGS wire segments of $WIRE_TSO TSO packets checked, ${viol:-?} model violations"
+}
+
 # show VM PATH: the path's histogram, under a FAIL line.
 show() {
 	sed 's/^/      /' "$TEST_LOG_DIR/$1-$2.hist.txt" 2>/dev/null || true
@@ -202,7 +277,7 @@ guest_case() {
 	check_eq "$vm host VM's exit code" "${vm_rc[$vm]}" 0
 	[ "$RET" = 0 ] || fail_tail "$vm"
 	nested_ms=$(splitvm_val "$vm" nested-total-ms)
-	log_test "split tier 2 patched host: $vm host VM ran ($GSO_ACCEL, ${vm_wall[$vm]} s, nested guest $(( ${nested_ms:-0} / 1000 )) s)"
+	log_test "split tier 2 patched host: $vm host VM ran ($GSO_ACCEL, ${vm_wall[$vm]} s, nested guest $(( ${nested_ms:-0} / 1000 )) s$EGRESS_VM)"
 	exit_code=$(splitvm_val "$vm" "nested-$g-exit")
 	guest_kernel=$(splitvm_console "$vm" | sed -n "s/^SPL-CON-$g: NESTED-LINK: p0 eth0 \([^ ]*\) .*/\1/p")
 	check_eq "nested $g guest's exit code" "$exit_code" 0
@@ -224,8 +299,9 @@ guest_case() {
 		{ [ "$TAP_BYTES" = "$NIC_BYTES" ] && [ "$TAP_BYTES" -ge "$BYTES" ]; } ||
 			check_err 1 "payload bytes captured: tap $TAP_BYTES, port $NIC_BYTES (want equal, at least $BYTES)"
 		split_ok "p$k"
+		egress_ok "$vm" "$k"
 		[ "$RET" = 0 ] || show "$vm" "p$k"
-		log_test "$name: $OVER_FRAMES packets over $LIMIT left as the split's pieces ($PIECE_SHAPES; largest $NIC_MAX), 0 bytes cut to MSS; content intact"
+		log_test "$name: $OVER_FRAMES packets over $LIMIT left as the split's pieces ($PIECE_SHAPES; largest $NIC_MAX), 0 bytes cut to MSS; content intact$EGRESS_NOTE"
 		k=$((k + 1))
 	done
 	before=$(splitvm_val "$vm" gsosplit-before) after=$(splitvm_val "$vm" gsosplit-after)
@@ -278,7 +354,7 @@ fi
 vm=split-unpatched
 check_eq "unpatched host VM's exit code" "${vm_rc[$vm]}" 0
 [ "$RET" = 0 ] || fail_tail "$vm"
-log_test "split tier 2 unpatched host (control): host VM ran (${vm_wall[$vm]} s, all done $(( $(date +%s) - start )) s)"
+log_test "split tier 2 unpatched host (control): host VM ran (${vm_wall[$vm]} s, all done $(( $(date +%s) - start )) s$EGRESS_VM)"
 k=0
 for g in $ctl_guests; do
 	for v in off on; do
@@ -294,8 +370,9 @@ for g in $ctl_guests; do
 			check_err 1 "$SEG bytes cut to MSS on the unpatched host: the main assertion would pass"
 		[ -n "$PIECES_BAD" ] ||
 			check_err 1 "the unpatched host's port carries the split's pieces: the main assertion would pass"
+		egress_ok "$vm" "$k"
 		[ "$RET" = 0 ] || show "$vm" "p$k"
-		log_test "$name: the main assertion fails as it must ($OVER_FRAMES packets over $LIMIT, $SEG bytes cut to MSS, $NIC_FRAMES port frames for $TAP_FRAMES)"
+		log_test "$name: the main assertion fails as it must ($OVER_FRAMES packets over $LIMIT, $SEG bytes cut to MSS, $NIC_FRAMES port frames for $TAP_FRAMES)$EGRESS_NOTE"
 		k=$((k + 1))
 	done
 done

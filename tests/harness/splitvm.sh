@@ -8,6 +8,8 @@
 #   nested guest ethJ ~ tapK (vnet_hdr) ─ brK ─ sportK: netdevsim port at
 #   r8169's limits (gso_max_size 64000, gso_max_segs 64), linked to
 #   srcvK, a netdevsim port in a peer namespace where the receiver runs
+#   (or, SPLITVM_EGRESS=r8169, sportK is the host VM's own emulated
+#   RTL8125B under r8169, its wire on the outer host: splitvm_wire)
 #
 # so that the guest's 65160-byte TSO payloads must cross an egress port that
 # takes nothing of 64000 bytes or more.  The guest does not know the limit
@@ -37,10 +39,12 @@ SPLITVM_BYTES=${SPLITVM_BYTES:-8388608}
 # Nested QEMU start -> its end, in the host VM's clock, which under TCG on
 # a loaded machine runs behind the wall clock.
 SPLITVM_NESTED_S=${SPLITVM_NESTED_S:-600}
-# Path 0's egress port: nsim (a netdevsim port at r8169's limits, the
-# receiver in the host VM) or r8169 (the host VM's own NIC: an emulated
-# RTL8125B, -device rtl8168 in splitvm_start's QEMU ARGS, under the r8169
-# driver; the receiver and the capture of the wire on the outer host).
+# Every guest path's egress port: nsim (a netdevsim port at r8169's limits,
+# the receiver in the host VM) or r8169 (a NIC of the host VM's own per
+# path: an emulated RTL8125B under the r8169 driver, from splitvm_wire's
+# SPLITVM_NIC_ARGS in splitvm_start's QEMU ARGS; the receiver and the
+# capture of the wire on the outer host).  The forwarded case's port is a
+# netdevsim port either way.
 SPLITVM_EGRESS=${SPLITVM_EGRESS:-nsim}
 
 # splitvm_initrd UNPATCHED_BZIMAGE [DEBIAN_DIR]: print the extra initramfs
@@ -171,14 +175,20 @@ for g in $GUESTS; do
 	for v in off on; do
 		$IP link add br$k type bridge || fail "bridge br$k"
 		$IP link set br$k up
-		if [ "$EGRESS" = r8169 ] && [ $k = 0 ]; then
-			# The host VM's own NIC (the emulated RTL8125B under the
-			# r8169 driver, its own limits) is path 0's port; the
+		if [ "$EGRESS" = r8169 ]; then
+			# One of the host VM's own NICs (an emulated RTL8125B under
+			# the r8169 driver, its own limits), found by the MAC
+			# splitvm_wire gave path K's, is the path's port; the
 			# receiver is the outer host's wire peer.
-			$IP link set eth0 down && $IP link set eth0 name sport0 &&
-				$IP link set sport0 master br0 up || fail "the r8169 egress"
-			wait_for 10 sh -c '[ "$(cat /sys/class/net/sport0/operstate)" = up ]' ||
-				fail "the r8169 egress's link"
+			mac=$(printf '52:54:00:12:34:%02x' $((0x56 + k))) dev=
+			for d in /sys/class/net/*; do
+				[ "$(cat "$d/address" 2>/dev/null)" = "$mac" ] && dev=${d##*/}
+			done
+			[ -n "$dev" ] || fail "no NIC with MAC $mac for the r8169 egress of path $k"
+			$IP link set "$dev" down && $IP link set "$dev" name sport$k &&
+				$IP link set sport$k master br$k up || fail "the r8169 egress of path $k"
+			wait_for 10 sh -c "[ \"\$(cat /sys/class/net/sport$k/operstate)\" = up ]" ||
+				fail "the r8169 egress's link on path $k"
 		else
 			nsim_pair $((630 + 2 * k)) sport$k 0 srcv$k "$PEER" || fail "netdevsim pair $k"
 			$IP link set sport$k master br$k || fail "enslaving sport$k"
@@ -194,7 +204,11 @@ for g in $GUESTS; do
 		k=$((k + 1))
 	done
 done
-say "port sport0: $($IP -d link show dev sport0 | grep -o 'gso_max_size [0-9]* gso_max_segs [0-9]*\|tso_max_size [0-9]* tso_max_segs [0-9]*' | tr '\n' ' ')"
+# Each port's driver and limits (r8169: its own; netdevsim: the knobs).
+for i in $(seq 0 $((k - 1))); do
+	drv=$(readlink /sys/class/net/sport$i/device/driver)
+	say "port sport$i: driver ${drv##*/} $($IP -d link show dev sport$i | grep -o 'gso_max_size [0-9]* gso_max_segs [0-9]*\|tso_max_size [0-9]* tso_max_segs [0-9]*' | tr '\n' ' ')"
+done
 say "gsosplit-before $(gsosplit)"
 
 # --- the nested guests: set up every NIC, then one stream per NIC ---------
@@ -369,7 +383,8 @@ for g in $GUESTS; do
 	sed "s/^/SPL-CON-$g: qemu: /" $W/$g/qemu.err | tail -n 5
 	for j in 0 1; do
 		say "p$k-send $(tr -d '\r' < $W/$g/console.log | sed -n "s/.*NESTED-STREAM: p$k //p")"
-		say "p$k-recv $(grep 'role=recv' $W/recv$k.log | tail -n 1)"
+		# (r8169: the receiver is on the outer host, splitvm_wire_recv.)
+		[ "$EGRESS" = r8169 ] || say "p$k-recv $(grep 'role=recv' $W/recv$k.log | tail -n 1)"
 		capture_stop tap$k
 		capture_stop sport$k
 		hist p$k tap$k sport$k
@@ -377,8 +392,8 @@ for g in $GUESTS; do
 		# outer host's check of the segments on the wire.  -Z root, as
 		# for the capture: tcpdump drops to its own user after opening a
 		# file too, and the initramfs has none (it would print nothing).
-		[ "$EGRESS" = r8169 ] && [ $k = 0 ] && $TCPDUMP -Z root -r $W/sport0.pcap -nn -S 2>/dev/null |
-			sed -n 's/.*Flags \[\([^]]*\)\], seq \([0-9]*\):\([0-9]*\),.*/SPL-TSO-p0: \2 \3 \1/p'
+		[ "$EGRESS" = r8169 ] && $TCPDUMP -Z root -r $W/sport$k.pcap -nn -S 2>/dev/null |
+			sed -n "s/.*Flags \\[\\([^]]*\\)\\], seq \\([0-9]*\\):\\([0-9]*\\),.*/SPL-TSO-p$k: \\2 \\3 \\1/p"
 		k=$((k + 1))
 	done
 done
@@ -414,4 +429,122 @@ splitvm_files() {
 	splitvm_console "$1" | sed -n "s/^SPL-HIST-$2: //p" > "$out.hist.txt"
 	splitvm_console "$1" | sed -n "s/^SPL-PLOT-$2: //p" > "$out.plot.dat"
 	[ -s "$out.hist.json" ] && jq -e .files "$out.hist.json" > /dev/null 2>&1
+}
+
+# --- SPLITVM_EGRESS=r8169: the host VM's NICs and the outer wire peer --------
+# Path K of a host VM leaves through the host VM's NIC nicK, an emulated
+# RTL8125B (-device rtl8168,chip=rtl8125b, qemu-test-patches/) with MAC
+# 52:54:00:12:34:(56+K) (hex; the host VM's script finds it by that MAC and
+# makes it sportK), under the r8169 driver, which sets its limits itself.
+# Its netdev is a tap without vnet header on the outer host (the frames the
+# model put on the wire), bridged to a wire peer namespace where path K's
+# receiver runs and tcpdump captures the wire; the host VM prints the TSO
+# packets the driver took (SPL-TSO-pK lines) and splitvm_wire_check checks
+# every wire segment against them (tests/harness/tso-wire.awk).
+declare -gA SPLITVM_WIRE_PIDS=()
+
+# splitvm_wire NAME NETNS PEER_NS PATHS: the outer side of host VM NAME's
+# r8169 egress for paths 0..PATHS-1, in NETNS (where splitvm_start runs
+# its QEMU) and PEER_NS (both from setup_ns): per path K a tap stapK in a
+# bridge sbrK with a veth swireK, whose peer wireK in PEER_NS holds the
+# address path K's nested guest sends to (192.0.2.(16K+2)/28); there the
+# receiver ($TEST_LOG_DIR/NAME-pK.recv.log) and the wire capture
+# (NAME-pK.wire.pcap) run, each killed at cleanup.  Sets SPLITVM_NIC_ARGS,
+# the host VM's NICs for splitvm_start's QEMU ARGS.
+splitvm_wire() {
+	local name=$1 ns=$2 peer=$3 paths=$4 k out
+	SPLITVM_NIC_ARGS=()
+	for ((k = 0; k < paths; k++)); do
+		out=$TEST_LOG_DIR/$name-p$k
+		ip -n "$ns" link add "sbr$k" type bridge stp_state 0 forward_delay 0 || return 1
+		ip -n "$ns" tuntap add dev "stap$k" mode tap || return 1
+		ip -n "$ns" link add "swire$k" type veth peer name "wire$k" netns "$peer" || return 1
+		ip -n "$ns" link set dev "stap$k" master "sbr$k" up &&
+			ip -n "$ns" link set dev "swire$k" master "sbr$k" up &&
+			ip -n "$ns" link set "sbr$k" up || return 1
+		ip -n "$peer" addr add "192.0.2.$((16 * k + 2))/28" dev "wire$k" &&
+			ip -n "$peer" link set "wire$k" up || return 1
+		# The wire as the model sent it, not as GRO merged it.
+		ip netns exec "$peer" ethtool -K "wire$k" gro off > /dev/null 2>&1 || true
+		ip netns exec "$peer" tcpdump -i "wire$k" -s 0 -U -w "$out.wire.pcap" \
+			tcp port 5201 2> "$out.wire.log" &
+		SPLITVM_WIRE_PIDS[$name-p$k-cap]=$!
+		defer "kill $! 2>/dev/null"
+		slowwait 10 grep -q 'listening on' "$out.wire.log" ||
+			{ echo "splitvm_wire: tcpdump on wire$k: $(cat "$out.wire.log")" >&2; return 1; }
+		# It lives as long as the host VM may (splitvm_start's bound).
+		ip netns exec "$peer" "$GSO_TOP/tools/build/gso-stream" recv -l "192.0.2.$((16 * k + 2))" \
+			--expect "$SPLITVM_BYTES" --timeout $((SPLITVM_NESTED_S * 3 / 2 + 60)) 5201 \
+			> "$out.recv.log" 2>&1 &
+		SPLITVM_WIRE_PIDS[$name-p$k-recv]=$!
+		defer "kill $! 2>/dev/null"
+		SPLITVM_NIC_ARGS+=(-netdev "tap,id=w$k,ifname=stap$k,script=no,downscript=no,vhost=off,vnet_hdr=off"
+			-device "rtl8168,id=nic$k,netdev=w$k,chip=rtl8125b,mac=$(printf '52:54:00:12:34:%02x' $((0x56 + k)))")
+	done
+}
+
+# splitvm_violations NAME PATHS: once host VM NAME's nested guests have
+# ended (its console's "SPL: nested-total-ms" or "SPL: error"), while it
+# reduces its captures (it powers off after), read each of its NICs'
+# x-violations over QMP: prints "nicK N" per path (N empty: not read).
+# Returns when it has read them or the host VM ended; runs in the
+# background for host VMs waited for together.
+splitvm_violations() {
+	local name=$1 paths=$2 pid k var="VM_PID_${1//[^a-zA-Z0-9_]/_}"
+	pid=${!var}
+	for _ in $(seq $((SPLITVM_NESTED_S * 2))); do
+		grep -sqE '^SPL: (nested-total-ms|error)' "$TEST_LOG_DIR/$name.console.log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 1
+	done
+	for ((k = 0; k < paths; k++)); do
+		echo "nic$k $(vm_qmp "$name" "{\"execute\":\"qom-get\",\"arguments\":{\"path\":\"/machine/peripheral/nic$k\",\"property\":\"x-violations\"}}" 2>/dev/null |
+			sed -n 's/.*"return": *\([0-9]*\).*/\1/p' | tail -n 1)"
+	done
+}
+
+# splitvm_wire_recv NAME K: after host VM NAME ended, path K's receiver's
+# verdict (its "role=recv" line); an earlier run's log (T63_RECHECK) is
+# read as it is.
+splitvm_wire_recv() {
+	local pid=${SPLITVM_WIRE_PIDS[$1-p$2-recv]:-}
+	if [ -n "$pid" ]; then
+		slowwait 10 sh -c "! kill -0 $pid 2>/dev/null" || kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null || true
+	fi
+	grep -s 'role=recv' "$TEST_LOG_DIR/$1-p$2.recv.log" | tail -n 1 || true
+}
+
+# splitvm_wire_check NAME K: after host VM NAME ended, stop path K's wire
+# capture and check each wire data segment against the TSO packet the
+# driver took that holds it (the host VM's SPL-TSO-pK lines,
+# tests/harness/tso-wire.awk).  Sets WIRE (the awk's line), WIRE_SEGS,
+# WIRE_TSO, WIRE_PSH and WIRE_BAD: each check that failed, one per line,
+# with its figures (empty: all hold).  Returns 1 when one failed.
+splitvm_wire_check() {
+	local name=$1 k=$2 pcap=$TEST_LOG_DIR/$1-p$2.wire.pcap pid bad=()
+	pid=${SPLITVM_WIRE_PIDS[$name-p$k-cap]:-}
+	[ -z "$pid" ] || pcap_stop_settled "$pcap" "$pid"
+	WIRE=$( { splitvm_console "$name" | sed -n "s/^SPL-TSO-p$k: /TSO /p"
+		tcpdump -r "$pcap" -nn -vv -S "src host 192.0.2.$((16 * k + 1))" 2> /dev/null
+		} | awk -f "$GSO_TOP/tests/harness/tso-wire.awk") || true
+	# "segments N outside N ... tso N" -> positional pairs
+	# shellcheck disable=SC2086
+	set -- $WIRE
+	WIRE_SEGS=${2:-0} WIRE_TSO=${22:-0} WIRE_PSH=${20:-0}
+	[ "$WIRE_SEGS" -gt 1000 ] ||
+		bad+=("the frames the RTL8125B model sent: $WIRE_SEGS data segments of $WIRE_TSO TSO packets, want over 1000")
+	[ "${4:-x}" = 0 ] || bad+=("segments outside every TSO packet the driver took: ${4:-?}")
+	[ "${6:-x}" = 0 ] || bad+=("PSH off a TSO packet's last segment: ${6:-?}")
+	[ "$WIRE_PSH" -gt 0 ] || bad+=("no pushed segment")
+	[ "${8:-x}" = 0 ] || bad+=("FIN off a TSO packet's last segment: ${8:-?}")
+	[ "${10:-x}" = 0 ] || bad+=("CWR off a TSO packet's first segment: ${10:-?}")
+	[ "${12:-x}" = 0 ] || bad+=("IP length over the MTU: ${12:-?}")
+	[ "${14:-x}" = 0 ] || bad+=("IPv4 or TCP checksums wrong: ${14:-?}")
+	# Retransmissions: at most 1 % off.
+	[ $(( ${16:-0} * 100 )) -le "$WIRE_SEGS" ] || bad+=("sequence gaps: ${16}, over 1 %")
+	[ $(( ${18:-0} * 100 )) -le "$WIRE_SEGS" ] || bad+=("IPv4 ID not one more per segment: ${18}, over 1 %")
+	# shellcheck disable=SC2034 # read by the caller
+	WIRE_BAD=$(printf '%s\n' "${bad[@]}")
+	[ ${#bad[@]} = 0 ]
 }
