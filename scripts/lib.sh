@@ -127,12 +127,17 @@ prog_libs() {
 # owner 0:0, mtime 0, no inode numbers.  Userspace only: no root needed.
 # COMPRESS: "gzip" (the default) or "none".
 write_cpio() {
-	local root=$1 out=$2 compress=${3:-gzip}
+	local root=$1 out=$2 compress=${3:-gzip} tmp
 	mkdir -p "$(dirname "$out")"
+	# A temporary file of this writer's own: two runs sharing the cache
+	# may build the same (reproducible) archive at once, and the second
+	# mv of a shared "$out.tmp" failed.
+	tmp=$(mktemp "$out.XXXXXX")
 	(cd "$root" && find . -print0 | LC_ALL=C sort -z |
 		xargs -0 touch -h -d @0 &&
 		find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc -R 0:0 --reproducible --quiet) |
-		if [ "$compress" = none ]; then cat; else gzip -9n; fi > "$out.tmp"
-	mv "$out.tmp" "$out"
+		if [ "$compress" = none ]; then cat; else gzip -9n; fi > "$tmp" || { rm -f "$tmp"; return 1; }
+	chmod 644 "$tmp"
+	mv -f "$tmp" "$out"
 }
