@@ -62,6 +62,8 @@ bad_cmdlines=(
 	"unrecognised option '--no-such-option'|--no-such-option --netns $NONS"
 	"unrecognised option '--once=yes'|--once=yes --netns $NONS"
 	"unrecognised option '-x'|-vx --netns $NONS"
+	"ambiguous option '--qmp' (--qmp-socket, --qmp-timeout)|--qmp $S/q --netns $NONS"
+	"ambiguous option '--v' (--virsh, --verbose, --version)|--v=x --netns $NONS"
 	"--netns needs a value|--netns"
 	"--version takes no other argument|--version --once --netns $NONS"
 	"abbreviated option '--dry': spell it in full (--dry-run)|--dry --netns $NONS"

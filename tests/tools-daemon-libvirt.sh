@@ -134,6 +134,30 @@ grep -o "tainted: [a-z-]*" "$LOG/dom1-qemu.log" | sort -u >"$LOG/taints.txt" || 
 grep -q "custom-monitor" "$LOG/taints.txt" || check_err 1 "no custom-monitor taint recorded: $(cat "$LOG/taints.txt")"
 log_test "libvirt: the daemon's monitor commands taint the domain (custom-monitor)"
 
+# A domain named with dom1's ID: virsh reads a domain argument as an ID
+# first, so "virsh qemu-monitor-command <its name>" would be dom1's.  The
+# daemon gives virsh the UUID from the status file: this domain's device is
+# set, dom1's is left as it was.
+DOM1_ID=$(lvsh domid dom1)
+NUMUUID=$(cat /proc/sys/kernel/random/uuid)
+libvirt_domain_xml "$DOM1_ID" "$QEMU" "$FIRMWARE/qboot.rom" "$BRIDGE1" |
+	sed -e "s|^  <name>.*|&<uuid>$NUMUUID</uuid>|" -e "s|^</domain>|${GLOBAL[*]:-}</domain>|" \
+	>"$S/numeric.xml"
+if lvsh create "$S/numeric.xml" >"$LOG/create-numeric.log" 2>&1; then
+	defer "lvsh destroy $NUMUUID"
+	# (virsh domuuid takes an ID or a name only: the ID would be dom1's.)
+	check_eq "virsh domname of the UUID" "$(lvsh domname "$NUMUUID")" "$DOM1_ID"
+	check_eq "virsh domname $DOM1_ID (an ID first)" "$(lvsh domname "$DOM1_ID")" dom1
+	# The daemon says it set the tap (it would, given the name, through dom1):
+	slowwait 30 grep -q "set size 48000 segs 48 .* via virsh domain $DOM1_ID (uuid $NUMUUID)" \
+		"$LOG/daemon.log" || check_err 1 "no 'set' line naming the domain and its UUID"
+	check_eq "dom1 (ID $DOM1_ID) net0 untouched" "$(limits dom1 net0)" 50000/64
+	wait_limits "$NUMUUID" net0 48000/48 "the domain named $DOM1_ID (br1)"
+else
+	check_err 1 "a domain named $DOM1_ID: $(cat "$LOG/create-numeric.log")"
+fi
+log_test "libvirt: a domain named $DOM1_ID (dom1's ID) is addressed by its UUID, not as dom1"
+
 kill -0 "$DAEMON" || check_err 1 "the daemon exited"
 log_test "gso-limitsd still runs"
 tests_exit

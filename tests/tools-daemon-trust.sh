@@ -95,21 +95,14 @@ cat >"$S/libvirt/dom1.xml" <<EOF
 <domstatus state='running' reason='booted' pid='${VM_PID[dom1]}'>
   <domain type='qemu' id='1'>
     <name>dom1</name>
+    <uuid>00000000-0000-4000-8000-000000000001</uuid>
     <devices>
       <interface type='bridge'><target dev='vnet0'/><alias name='net0'/></interface>
     </devices>
   </domain>
 </domstatus>
 EOF
-cat >"$S/virsh" <<EOF
-#!/bin/bash
-# stand-in virsh: \`virsh qemu-monitor-command DOMAIN --pretty JSON\`
-set -euo pipefail
-[ "\$1" = qemu-monitor-command ] || exit 1
-case "\$4" in *'"id"'*) echo "error: internal error: Unable to append command 'id' string" >&2; exit 1;; esac
-exec "$STANDIN" --client "$S/\$2.sock" "\$4"
-EOF
-chmod +x "$S/virsh"
+limitsd_standin_virsh
 
 impostor evil100 -id 100 -netdev '{"type":"tap","fd":"23","id":"net0"}' \
 	-device virtio-net-pci,netdev=net0,id=net0
@@ -162,7 +155,7 @@ QEMU_CMD="$STANDIN -name guest=dom2,debug-threads=on -netdev {\"type\":\"tap\",\
 vm dom2 "" QMP_STANDIN_LOG="$SETLOG" QMP_STANDIN_TAPFD_23=vnet2 QMP_STANDIN_SOCKET="$S/dom2.sock" \
 	QEMU_CMD="$QEMU_CMD" -- "$STANDIN" --tap-fd 23 vnet2 br0 \
 	bash -c 'read -rt 1.5 <>"$0" || true; exec $QEMU_CMD' "$S/wait"
-sed -e "s/dom1/dom2/g; s/vnet0/vnet2/; s/pid='[0-9]*'/pid='${VM_PID[dom2]}'/" \
+sed -e "s/dom1/dom2/g; s/vnet0/vnet2/; s/pid='[0-9]*'/pid='${VM_PID[dom2]}'/; s/0001</0002</" \
 	"$S/libvirt/dom1.xml" >"$S/libvirt/dom2.xml"
 slowwait 15 state_is vnet2 synced ||
 	check_err 1 "vnet2: $(tap_field vnet2 .state) ($(tap_field vnet2 '.error // ""')), want synced"

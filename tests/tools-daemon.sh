@@ -51,21 +51,8 @@ ip -n "$OTHER" link add nic9 type veth peer name nic9p
 ip -n "$OTHER" link set dev nic9 gso_max_size 48000 gso_max_segs 48 master br9
 for dev in br9 nic9 nic9p; do ip -n "$OTHER" link set dev "$dev" up; done
 
-# The stand-in virsh: `virsh qemu-monitor-command DOMAIN --pretty JSON`.
-# It refuses a command with an "id" as libvirt does (libvirt adds its own).
-cat >"$S/virsh" <<EOF
-#!/bin/bash
-set -euo pipefail
-[ "\$1" = qemu-monitor-command ] || { echo "virsh stand-in: \$*" >&2; exit 1; }
-dom=\$2
-shift 2
-[ "\$1" = --pretty ] && shift
-case "\$1" in *'"id"'*)
-	echo "error: internal error: Unable to append command 'id' string" >&2; exit 1;;
-esac
-exec "$STANDIN" --client "$S/\$dom.sock" "\$1"
-EOF
-chmod +x "$S/virsh"
+# The stand-in virsh: `virsh qemu-monitor-command --pretty -- UUID JSON`.
+limitsd_standin_virsh
 
 # vm NAME BRIDGE [ENV=VALUE...] -- QEMU-ARGS...: a stand-in in HOST; pid in VM_PID[NAME].
 declare -A VM_PID
@@ -140,6 +127,7 @@ cat >"$S/libvirt/dom1.xml" <<EOF
 <domstatus state='running' reason='booted' pid='${VM_PID[dom1]}'>
   <domain type='qemu' id='1'>
     <name>dom1</name>
+    <uuid>00000000-0000-4000-8000-000000000001</uuid>
     <devices>
       <interface type='bridge'>
         <source bridge='br1'/>
@@ -177,7 +165,7 @@ out=$(ip netns exec "$HOST" "$LIMITSD" --once --dry-run --proxmox-run-dir "$S" \
 	check_err $? "--once --dry-run failed: $out"
 grep -q "would set tap100i0: size 64000 segs 64 (path limit from nic0) via $S/100.qmp, device /machine/peripheral/net0" <<<"$out" ||
 	check_err 1 "no 'would set' line for tap100i0: $out"
-grep -q "would set vnet0: size 32000 segs 40 .* via virsh domain dom1, device /machine/peripheral/net0" <<<"$out" ||
+grep -q "would set vnet0: size 32000 segs 40 .* via virsh domain dom1 (uuid 00000000-0000-4000-8000-000000000001), device /machine/peripheral/net0" <<<"$out" ||
 	check_err 1 "no 'would set' line for the libvirt guest: $out"
 check_eq "qom-set lines after --dry-run" "$(sets .)" 0
 log_test "--dry-run prints what it would set and sets nothing"

@@ -79,6 +79,31 @@ limitsd_tools_ns() {
 	defer rm -rf "$S"
 }
 
+# limitsd_standin_virsh: $S/virsh, a stand-in for the daemon's only use of
+# virsh, `virsh qemu-monitor-command --pretty -- UUID JSON`.  The domain is
+# the one whose stand-in status file $S/libvirt/NAME.xml holds
+# <uuid>UUID</uuid>, reached at $S/NAME.sock through $STANDIN --client.
+# Other arguments fail, a domain given by name or ID included (the real
+# virsh takes "7" as ID 7, whatever domain is named 7); a command with an
+# "id" is refused as libvirt does (libvirt adds its own).
+limitsd_standin_virsh() {
+	cat >"$S/virsh" <<EOF
+#!/bin/bash
+set -euo pipefail
+[ \$# = 5 ] && [ "\$1" = qemu-monitor-command ] && [ "\$2" = --pretty ] && [ "\$3" = -- ] ||
+	{ echo "virsh stand-in: not 'qemu-monitor-command --pretty -- UUID JSON': \$*" >&2; exit 1; }
+[[ "\$4" =~ ^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\$ ]] ||
+	{ echo "error: failed to get domain '\$4' (the stand-in takes UUIDs only)" >&2; exit 1; }
+file=\$(grep -l "<uuid>\$4</uuid>" "$S"/libvirt/*.xml) ||
+	{ echo "error: failed to get domain '\$4'" >&2; exit 1; }
+case "\$5" in *'"id"'*)
+	echo "error: internal error: Unable to append command 'id' string" >&2; exit 1;;
+esac
+exec "$STANDIN" --client "$S/\$(basename "\$file" .xml).sock" "\$5"
+EOF
+	chmod +x "$S/virsh"
+}
+
 # limitsd_qemu_interface QEMU: which run-time GSO limits interface QEMU's
 # virtio-net-pci has, in QEMU_GSO_IFACE: v3 (host_gso_max and the
 # host_gso_limits feature, on by default for new machine types) or v2

@@ -5,9 +5,11 @@
  * manager.c believes about a tap's VM) for the taps of the seeds and a
  * tap whose name needs an entity.  Checked:
  *   - found: a pid of 1 to INT_MAX, a name and an alias that are
- *     non-empty and fit, the alias a QEMU id; not found: all zero;
- *   - with no '&' and no CDATA in the input, the name, the alias, the tap
- *     and the pid's digits are text of the input;
+ *     non-empty and fit, the alias a QEMU id, a canonical UUID (36
+ *     characters, 8-4-4-4-12 hex digits: what virsh is given); not found:
+ *     all zero;
+ *   - with no '&' and no CDATA in the input, the name (cut or not), the
+ *     UUID, the alias, the tap and the pid's digits are text of the input;
  *   - XML, not text search: a comment before the root or white space
  *     after it changes nothing; the input inside another root element, or
  *     followed by a second root, is never a record.
@@ -37,6 +39,24 @@ static bool find_with(const char *head, const uint8_t *data, size_t size, const 
 	return found;
 }
 
+/* Member by member: the struct has padding (no memcmp() of the whole). */
+static bool same(const struct libvirt_status *a, const struct libvirt_status *b)
+{
+	return a->pid == b->pid && !memcmp(a->name, b->name, sizeof(a->name)) &&
+	       !memcmp(a->uuid, b->uuid, sizeof(a->uuid)) &&
+	       !memcmp(a->alias, b->alias, sizeof(a->alias));
+}
+
+static bool uuid_canonical(const char *u)
+{
+	size_t i;
+
+	for (i = 0; i < LIBVIRT_UUID_LEN; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? u[i] != '-' : !isxdigit((unsigned char)u[i]))
+			return false;
+	return !u[i];
+}
+
 static bool in_input(const uint8_t *data, size_t size, const char *s)
 {
 	return memmem(data, size, s, strlen(s)) != NULL;
@@ -55,25 +75,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!found) {
 			static const struct libvirt_status zero;
 
-			fuzz_assert(!memcmp(&st, &zero, sizeof(st)));
+			fuzz_assert(same(&st, &zero));
 		} else {
 			fuzz_assert(st.pid >= 1 && st.pid <= INT_MAX);
 			fuzz_assert(st.name[0] && strlen(st.name) < sizeof(st.name));
 			fuzz_assert(st.alias[0] && strlen(st.alias) < sizeof(st.alias));
+			fuzz_assert(uuid_canonical(st.uuid));
 			fuzz_assert(isalpha((unsigned char)st.alias[0]) &&
 				    strspn(st.alias, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					   "0123456789-._") == strlen(st.alias));
 			if (plain) {
 				snprintf(pid, sizeof(pid), "%d", (int)st.pid);
 				fuzz_assert(in_input(data, size, st.name) &&
+					    in_input(data, size, st.uuid) &&
 					    in_input(data, size, st.alias) &&
 					    in_input(data, size, taps[i]) && in_input(data, size, pid));
 			}
 		}
 		fuzz_assert(find_with("<!-- x -->\n", data, size, "", taps[i], &again) == found &&
-			    !memcmp(&again, &st, sizeof(st)));
+			    same(&again, &st));
 		fuzz_assert(find_with("", data, size, " \n", taps[i], &again) == found &&
-			    !memcmp(&again, &st, sizeof(st)));
+			    same(&again, &st));
 		fuzz_assert(!find_with("<x>", data, size, "</x>", taps[i], &again));
 		fuzz_assert(!find_with("", data, size, "<domstatus/>", taps[i], &again));
 	}

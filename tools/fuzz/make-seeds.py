@@ -359,6 +359,11 @@ write("fuzz-libvirt-status", "decoys", libvirt_status(
             "<alias name=\"ua-x\" /><target managed=\"no\"\n dev = \"vnet2\"/></interface>\n" +
             libvirt_iface("bridge", "<source bridge='br0'/>", "vnet0", None) +
             libvirt_iface("bridge", "<source bridge='br0'/>", "vnet0", "net0"))))
+# A name virsh would misread (ID 7: gso-limitsd gives virsh the <uuid>) and a <metadata>
+# nested beyond the levels the reader keeps (it counts them).
+write("fuzz-libvirt-status", "deep", libvirt_status(
+    name="7", metadata="    <metadata>" + "<m>" * 300 + "</m>" * 300 + "</metadata>\n",
+    ifaces=libvirt_iface("bridge", "<source bridge='br0'/>", "vnet0", "net0")))
 # QEMU 10.2's "info network" (lib/qemu_info_network.c), the project's QEMU's own output
 # (-accel qtest), kept once, in test-limitsd-records: -net with a hub, a multi-queue tap
 # whose downscript's path says ifname=tap0, a tap by name with a filter, a tap given as

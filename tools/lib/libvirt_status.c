@@ -10,30 +10,45 @@
 
 #include "libvirt_status.h"
 
-#define XML_MAX_DEPTH	256
+/*
+ * The elements that count sit at most 5 levels deep (<domstatus> is 1,
+ * <target> 5).  The first XML_TRACKED levels are kept (what each element
+ * is, its name for the end tag's check); deeper ones, all EL_OTHER, are
+ * only counted, so that a domain owner's deep <metadata> is still read.
+ */
+#define XML_TRACKED	8
 
 /* The elements that count, each only where libvirt writes it. */
-enum el { EL_OTHER, EL_DOMSTATUS, EL_DOMAIN, EL_NAME, EL_DEVICES, EL_INTERFACE, EL_TARGET,
-	  EL_ALIAS };
+enum el { EL_OTHER, EL_DOMSTATUS, EL_DOMAIN, EL_NAME, EL_UUID, EL_DEVICES, EL_INTERFACE,
+	  EL_TARGET, EL_ALIAS };
 
-/* A value being read: decoded text, and whether it overflowed or was malformed. */
+/*
+ * A value being read: decoded text, and whether it was malformed or
+ * overflowed (@cut: an overflow only shortens the text).
+ */
 struct xml_text {
 	char *buf;
 	size_t len, used;
-	bool bad;
+	bool bad, cut, cuts;
+};
+
+struct xml_open {
+	enum el el;
+	const char *name;	/* in the text, for the end tag's check */
+	size_t n;
 };
 
 struct xml_reader {
 	const char *p, *end;
-	enum el stack[XML_MAX_DEPTH];
-	size_t depth;
-	bool root_seen, domain_seen, name_seen;
+	struct xml_open stack[XML_TRACKED];
+	size_t depth;		/* may exceed XML_TRACKED */
+	bool root_seen, domain_seen, name_seen, uuid_seen;
 	/* The current <interface>: its first <target dev=> and <alias name=>. */
 	char dev[LIBVIRT_NAME_MAX], alias[LIBVIRT_ALIAS_MAX];
 	bool dev_set, alias_set;
-	struct xml_text name;	/* <domain><name> while inside it */
-	bool in_name;
-	bool have_pid, have_name, found;
+	struct xml_text name, uuid;	/* <domain><name>, <domain><uuid> */
+	struct xml_text *text;		/* one of them while inside it, else NULL */
+	bool have_pid, have_name, have_uuid, found;
 };
 
 static bool is_space(char c)
@@ -74,7 +89,10 @@ static void skip_space(struct xml_reader *r)
 static void put_char(struct xml_text *t, char c)
 {
 	if (t->used + 1 >= t->len) {
-		t->bad = true;
+		if (t->cuts)
+			t->cut = true;
+		else
+			t->bad = true;
 		return;
 	}
 	t->buf[t->used++] = c;
@@ -172,7 +190,7 @@ static void put_text(struct xml_text *t, const char *s, const char *e, bool attr
 /* What element @name (@n bytes) is, under the elements open in @r. */
 static enum el classify(const struct xml_reader *r, const char *name, size_t n)
 {
-	enum el parent = r->depth ? r->stack[r->depth - 1] : EL_OTHER;
+	enum el parent = r->depth && r->depth <= XML_TRACKED ? r->stack[r->depth - 1].el : EL_OTHER;
 
 #define IS(s)	(n == sizeof(s) - 1 && !memcmp(name, s, n))
 	if (!r->depth)
@@ -181,6 +199,8 @@ static enum el classify(const struct xml_reader *r, const char *name, size_t n)
 		return EL_DOMAIN;
 	if (parent == EL_DOMAIN && IS("name") && !r->name_seen)
 		return EL_NAME;
+	if (parent == EL_DOMAIN && IS("uuid") && !r->uuid_seen)
+		return EL_UUID;
 	if (parent == EL_DOMAIN && IS("devices"))
 		return EL_DEVICES;
 	if (parent == EL_DEVICES && IS("interface"))
@@ -229,14 +249,60 @@ static bool qemu_id(const char *s)
 	return true;
 }
 
+/*
+ * Whether @s is a UUID as libvirt writes it (virUUIDFormat(): 36
+ * characters, 8-4-4-4-12 hex digits).  virsh takes it as a UUID, never
+ * as a domain ID (not a number) or an option (no '-' first).
+ */
+static bool uuid_canonical(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < LIBVIRT_UUID_LEN; i++) {
+		char c = s[i];
+
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (c != '-')
+				return false;
+		} else if (!((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'))) {
+			return false;
+		}
+	}
+	return !s[i];
+}
+
+/* A name cut short (display only) ends on a whole UTF-8 character. */
+static void trim_partial_utf8(struct xml_text *t)
+{
+	size_t lead = t->used, want;
+	unsigned char c;
+
+	while (lead && ((unsigned char)t->buf[lead - 1] & 0xc0) == 0x80 && t->used - lead < 3)
+		lead--;
+	if (!lead)
+		return;
+	c = (unsigned char)t->buf[lead - 1];
+	want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+	if (want > 1 && t->used - (lead - 1) < want) {
+		t->used = lead - 1;
+		t->buf[t->used] = '\0';
+	}
+}
+
 /* Element @el ends (its end tag, or "/>"). */
 static void close_element(struct xml_reader *r, enum el el, const char *ifname,
 			  struct libvirt_status *st)
 {
 	if (el == EL_NAME) {
-		r->in_name = false;
+		r->text = NULL;
 		r->name_seen = true;
+		if (r->name.cut)
+			trim_partial_utf8(&r->name);
 		r->have_name = !r->name.bad && r->name.used;
+	} else if (el == EL_UUID) {
+		r->text = NULL;
+		r->uuid_seen = true;
+		r->have_uuid = !r->uuid.bad && uuid_canonical(st->uuid);
 	} else if (el == EL_INTERFACE) {
 		if (!r->found && r->dev_set && r->alias_set && !strcmp(r->dev, ifname) &&
 		    qemu_id(r->alias)) {
@@ -286,14 +352,19 @@ static bool start_tag(struct xml_reader *r, const char *ifname, struct libvirt_s
 	if (!r->depth && el != EL_DOMSTATUS)
 		return false;
 	r->root_seen = true;
-	if (r->in_name)
-		r->name.bad = true;	/* markup inside <name>: not libvirt's */
+	if (r->text)
+		r->text->bad = true;	/* markup inside <name> or <uuid>: not libvirt's */
 	if (el == EL_INTERFACE) {
 		r->dev_set = r->alias_set = false;
 	} else if (el == EL_NAME) {
-		r->in_name = true;
-		r->name = (struct xml_text){ .buf = st->name, .len = sizeof(st->name) };
+		/* A longer name is cut for display: the UUID names the domain. */
+		r->name = (struct xml_text){ .buf = st->name, .len = sizeof(st->name), .cuts = true };
+		r->text = &r->name;
 		st->name[0] = '\0';
+	} else if (el == EL_UUID) {
+		r->uuid = (struct xml_text){ .buf = st->uuid, .len = sizeof(st->uuid) };
+		r->text = &r->uuid;
+		st->uuid[0] = '\0';
 	}
 	for (;;) {
 		const char *an;
@@ -355,26 +426,40 @@ static bool start_tag(struct xml_reader *r, const char *ifname, struct libvirt_s
 		close_element(r, el, ifname, st);
 		return true;
 	}
-	if (r->depth == XML_MAX_DEPTH)
-		return false;
-	r->stack[r->depth++] = el;
+	if (r->depth < XML_TRACKED)
+		r->stack[r->depth] = (struct xml_open){ .el = el, .name = name, .n = n };
+	r->depth++;
 	return true;
 }
 
-/* An end tag, after its "</". */
+/*
+ * An end tag, after its "</": it must name the element it closes (checked
+ * for the tracked levels; a deeper one only closes a level, all EL_OTHER).
+ */
 static bool end_tag(struct xml_reader *r, const char *ifname, struct libvirt_status *st)
 {
 	const char *name = r->p;
+	enum el el = EL_OTHER;
+	size_t n;
 
 	while (r->p < r->end && is_name_char(*r->p))
 		r->p++;
-	if (r->p == name)
+	n = (size_t)(r->p - name);
+	if (!n)
 		return false;
 	skip_space(r);
 	if (r->p >= r->end || *r->p != '>' || !r->depth)
 		return false;
 	r->p++;
-	close_element(r, r->stack[--r->depth], ifname, st);
+	if (r->depth <= XML_TRACKED) {
+		const struct xml_open *o = &r->stack[r->depth - 1];
+
+		if (o->n != n || memcmp(o->name, name, n))
+			return false;
+		el = o->el;
+	}
+	r->depth--;
+	close_element(r, el, ifname, st);
 	return true;
 }
 
@@ -389,9 +474,9 @@ static bool markup(struct xml_reader *r, const char *ifname, struct libvirt_stat
 		r->p = s;
 		if (!r->depth || !skip_past(r, "]]>"))
 			return false;
-		if (r->in_name)
-			while (s < r->p - 3 && !r->name.bad)
-				put_char(&r->name, *s++);
+		if (r->text)
+			while (s < r->p - 3 && !r->text->bad)
+				put_char(r->text, *s++);
 		return true;
 	}
 	if (starts(r, "<?"))
@@ -436,11 +521,12 @@ bool libvirt_status_find(const char *xml, size_t len, const char *ifname,
 					goto malformed;
 			continue;
 		}
-		if (r->in_name)
-			put_text(&r->name, r->p, e, false);
+		if (r->text)
+			put_text(r->text, r->p, e, false);
 		r->p = e;
 	}
-	if (r->root_seen && !r->depth && r->have_pid && r->have_name && r->found)
+	if (r->root_seen && !r->depth && r->have_pid && r->have_name && r->have_uuid &&
+	    r->found)
 		return true;
 malformed:
 	memset(st, 0, sizeof(*st));

@@ -51,9 +51,10 @@ const char *qemu_args_next(const struct qemu_args *a, const char *opt, size_t *p
 bool qemu_opt_get(const char *optstr, const char *implied, const char *key,
 		  char *buf, size_t len);
 /*
- * Key @key of an option QEMU parses with keyval (util/keyval.c: -machine,
- * -accel, -audio ...), its last occurrence (keyval replaces a repeated
- * key): KEY=VALUE items, ",," an escaped comma, @implied for a leading
+ * Key @key of an option QEMU parses with keyval (util/keyval.c; used for
+ * -machine, keyval_parse_into() in QEMU 10.2's vl.c, whereas -accel goes
+ * through QemuOpts, qemu_opt_get()), its last occurrence (keyval replaces
+ * a repeated key): KEY=VALUE items, ",," an escaped comma, @implied for a leading
  * value without '='.  No JSON, no bare "flag" booleans (keyval refuses
  * them).  False when absent; an item longer than QEMU_OPT_MAX + 63 bytes
  * or a value of @len bytes or more does not count.

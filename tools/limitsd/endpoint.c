@@ -6,8 +6,9 @@
  *
  *   libvirt   -name guest=DOMAIN,...  The monitor socket is libvirtd's (a
  *             second client would wait behind it forever): commands go
- *             through `virsh qemu-monitor-command DOMAIN`.  Taps are passed
- *             as -netdev tap,fd=N: the netdev is the one whose fd is one of
+ *             through `virsh qemu-monitor-command UUID` (the domain's
+ *             UUID from its status file, manager.c).  Taps are passed as
+ *             -netdev tap,fd=N: the netdev is the one whose fd is one of
  *             the holder's descriptors for this tap.
  *   Proxmox   -id VMID (or the tap name tap<VMID>i<N> with the socket
  *             present): /var/run/qemu-server/VMID.qmp, which qemu-server
@@ -62,7 +63,7 @@ void endpoint_describe(const struct endpoint *ep, char *buf, size_t len)
 	else
 		snprintf(dev, sizeof(dev), "(not known until QEMU is asked)");
 	if (ep->kind == EP_LIBVIRT)
-		snprintf(buf, len, "virsh domain %s, device %s", ep->domain, dev);
+		snprintf(buf, len, "virsh domain %s (uuid %s), device %s", ep->domain, ep->uuid, dev);
 	else
 		snprintf(buf, len, "%s, device %s", ep->socket, dev);
 }

@@ -7,7 +7,8 @@
  * Over a unix socket (Proxmox, plain -qmp): connect, read the greeting,
  * qmp_capabilities, then the commands one at a time, each reply awaited
  * with a timeout and events in between skipped.  Over libvirt: one
- * `virsh qemu-monitor-command DOMAIN --pretty JSON` per command, its
+ * `virsh qemu-monitor-command --pretty -- UUID JSON` per command (the
+ * domain by its UUID: virsh would take a name "7" as ID 7), its
  * stdout read the same way (virsh prints QEMU's reply, errors included).
  *
  * Commands: the device first, from QEMU itself (once per QEMU, endpoint.c):
@@ -577,8 +578,13 @@ static bool virsh_run(struct job *j, const char *json, double now)
 		if (devnull >= 0)
 			dup2(devnull, STDIN_FILENO);
 		dup2(pipefd[1], STDOUT_FILENO);
-		execlp(ld_cfg.virsh, ld_cfg.virsh, "qemu-monitor-command", j->tap->ep.domain,
-		       "--pretty", json, (char *)NULL);
+		/*
+		 * The domain by UUID, never by name: virsh tries an ID, then a
+		 * UUID, then a name, so a domain named "7" would be ID 7's.
+		 * "--" ends the options (a UUID never starts with '-' anyway).
+		 */
+		execlp(ld_cfg.virsh, ld_cfg.virsh, "qemu-monitor-command", "--pretty", "--",
+		       j->tap->ep.uuid, json, (char *)NULL);
 		fprintf(stderr, "gso-limitsd: exec %s: %s\n", ld_cfg.virsh, strerror(errno));
 		_exit(127);
 	}
@@ -606,8 +612,9 @@ static void virsh_finish(struct job *j, int status, double now)
 		close(j->fd);
 	j->fd = -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		job_retry(j, now, "%s qemu-monitor-command %s failed (status %d)", ld_cfg.virsh,
-			  j->tap->ep.domain, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		job_retry(j, now, "%s qemu-monitor-command %s (domain %s) failed (status %d)",
+			  ld_cfg.virsh, j->tap->ep.uuid, j->tap->ep.domain,
+			  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 		return;
 	}
 	msg = jv_parse(j->rbuf, j->rlen);
@@ -705,8 +712,8 @@ void job_check_timeout(struct job *j, double now)
 	if (now < j->deadline)
 		return;
 	if (j->tap && j->tap->ep.kind == EP_LIBVIRT)
-		job_retry(j, now, "virsh qemu-monitor-command %s: no answer in %.1f s",
-			  j->tap->ep.domain, ld_cfg.qmp_timeout_s);
+		job_retry(j, now, "virsh qemu-monitor-command %s (domain %s): no answer in %.1f s",
+			  j->tap->ep.uuid, j->tap->ep.domain, ld_cfg.qmp_timeout_s);
 	else
 		job_retry(j, now, "%s: no answer in %.1f s (busy or hung QEMU)",
 			  j->tap ? j->tap->ep.socket : "?", ld_cfg.qmp_timeout_s);

@@ -84,7 +84,8 @@ enum ep_kind { EP_NONE, EP_PROXMOX, EP_LIBVIRT, EP_QMP_SOCKET };
 struct endpoint {
 	enum ep_kind kind;
 	char socket[108];		/* EP_PROXMOX, EP_QMP_SOCKET */
-	char domain[QEMU_OPT_MAX];	/* EP_LIBVIRT */
+	char domain[QEMU_OPT_MAX];	/* EP_LIBVIRT: its name, for messages only */
+	char uuid[40];			/* EP_LIBVIRT: what virsh is given (a name "7" is ID 7) */
 	/* From the manager's records (libvirt) or from QEMU over QMP, never from argv: */
 	char netdev[QEMU_OPT_MAX];
 	char device_id[QEMU_OPT_MAX];	/* "": an anonymous device, found with qom-list */

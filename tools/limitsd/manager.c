@@ -115,6 +115,7 @@ int manager_libvirt(const char *dir, const char *ifname, pid_t pid, struct endpo
 		} else {
 			ep->kind = EP_LIBVIRT;
 			snprintf(ep->domain, sizeof(ep->domain), "%s", st.name);
+			snprintf(ep->uuid, sizeof(ep->uuid), "%s", st.uuid);
 			snprintf(ep->device_id, sizeof(ep->device_id), "%s", st.alias);
 			snprintf(ep->netdev, sizeof(ep->netdev), "host%s", st.alias);
 			snprintf(ep->qom, sizeof(ep->qom), "/machine/peripheral/%s", st.alias);

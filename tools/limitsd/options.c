@@ -169,6 +169,36 @@ static void spelled_in_full(const char *el)
 		  opts[i].name ? opts[i].name : "?");
 }
 
+/*
+ * getopt_long() refuses a prefix of several long options ("--qmp") as it
+ * refuses an unknown one: @el, the refused element, said to be ambiguous
+ * with the options it could be, if it is one.
+ */
+static void ambiguous(const char *el)
+{
+	char list[256] = "";
+	size_t i, n, used = 0, count = 0;
+
+	if (el[0] != '-' || el[1] != '-')
+		return;
+	el += 2;
+	n = strcspn(el, "=");
+	if (!n)
+		return;
+	for (i = 0; opts[i].name; i++) {
+		if (strncmp(el, opts[i].name, n))
+			continue;
+		if (strlen(opts[i].name) == n)
+			return;		/* the option itself, refused for its value */
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s--%s",
+						 count ? ", " : "", opts[i].name);
+		count++;
+	}
+	if (count > 1)
+		bad_usage("ambiguous option '--%.*s' (%s)", (int)n, el, list);
+}
+
 void options_parse(int argc, char **argv, struct ld_options *o)
 {
 	static const char *qmp_globs[64];
@@ -203,9 +233,11 @@ void options_parse(int argc, char **argv, struct ld_options *o)
 			spelled_in_full(argv[at]);
 		if (c == ':')
 			bad_usage("%s needs a value", refused(argv[at]));
-		if (c == '?')
+		if (c == '?') {
+			ambiguous(argv[at]);
 			bad_usage("unrecognised option '%s' (unknown, or given a value it does "
 				  "not take)", refused(argv[at]));
+		}
 		if (c == OPT_VERSION)
 			bad_usage("--version takes no other argument");
 		/* --netns and --qmp-socket are repeatable (each value once); no other option. */

@@ -63,6 +63,7 @@ static void print_tap(FILE *f, const struct tap *t)
 	fprintf(f, "{\"pid\":%d,\"kind\":\"%s\"", (int)t->pid, endpoint_kind_name(t->ep.kind));
 	print_str_or_null(f, "qmp", t->ep.socket);
 	print_str_or_null(f, "domain", t->ep.domain);
+	print_str_or_null(f, "uuid", t->ep.uuid);
 	print_str_or_null(f, "netdev", t->ep.netdev);
 	print_str_or_null(f, "device", t->ep.qom);
 	fputs("}}", f);

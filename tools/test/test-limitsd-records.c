@@ -17,9 +17,15 @@
 #include "lib/qemu_info_network.h"
 #include "test/check.h"
 
-/* A status file as libvirtd writes it, cut down: @name, @devices inside <devices>. */
+#define UUID	"dcf47dbd-46d1-4d5b-b442-262a806a333a"
+#define UUID_EL	"    <uuid>" UUID "</uuid>\n"
+
+/*
+ * A status file as libvirtd writes it, cut down: @name, @uuid (the whole
+ * element, or none), @before after it, @devices inside <devices>.
+ */
 static size_t status(char *buf, size_t len, const char *root, const char *name,
-		     const char *before, const char *devices)
+		     const char *uuid, const char *before, const char *devices)
 {
 	int n = snprintf(buf, len,
 		"%s\n"
@@ -32,7 +38,7 @@ static size_t status(char *buf, size_t len, const char *root, const char *name,
 		"  <blockjobs active='no'/>\n"
 		"  <domain type='kvm' id='1'>\n"
 		"    <name>%s</name>\n"
-		"    <uuid>dcf47dbd-46d1-4d5b-b442-262a806a333a</uuid>\n%s"
+		"%s%s"
 		"    <devices>\n"
 		"      <emulator>/usr/bin/qemu-system-x86_64</emulator>\n"
 		"      <disk type='file' device='disk'>\n"
@@ -46,7 +52,7 @@ static size_t status(char *buf, size_t len, const char *root, const char *name,
 		"      </console>\n"
 		"    </devices>\n"
 		"  </domain>\n"
-		"</domstatus>\n", root, name, before, devices);
+		"</domstatus>\n", root, name, uuid, before, devices);
 
 	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
@@ -61,11 +67,11 @@ static size_t status(char *buf, size_t len, const char *root, const char *name,
 		"        <alias name='net0'/>\n" \
 		"      </interface>\n"
 
-static bool find(const char *root, const char *name, const char *before, const char *devices,
-		 const char *ifname, struct libvirt_status *st)
+static bool find_uuid(const char *root, const char *name, const char *uuid, const char *before,
+		      const char *devices, const char *ifname, struct libvirt_status *st)
 {
 	static char buf[16384];
-	size_t n = status(buf, sizeof(buf), root, name, before, devices);
+	size_t n = status(buf, sizeof(buf), root, name, uuid, before, devices);
 
 	if (!n) {
 		memset(st, 0, sizeof(*st));
@@ -74,17 +80,56 @@ static bool find(const char *root, const char *name, const char *before, const c
 	return libvirt_status_find(buf, n, ifname, st);
 }
 
+static bool find(const char *root, const char *name, const char *before, const char *devices,
+		 const char *ifname, struct libvirt_status *st)
+{
+	return find_uuid(root, name, UUID_EL, before, devices, ifname, st);
+}
+
+/* Found, with @name (shown) and the status file's UUID (what virsh is given). */
+static bool named(const char *name, const char *shown)
+{
+	struct libvirt_status st;
+
+	return find(ROOT, name, "", NET0, "vnet0", &st) && !strcmp(st.name, shown) &&
+	       !strcmp(st.uuid, UUID);
+}
+
+/* @uuid_el instead of libvirt's <uuid>: not a record. */
+static bool refused_uuid(const char *uuid_el)
+{
+	struct libvirt_status st;
+
+	return !find_uuid(ROOT, "dom1", uuid_el, "", NET0, "vnet0", &st) && !st.uuid[0] && !st.pid;
+}
+
+/* <metadata> with @depth elements nested in it. */
+static bool deep_metadata(size_t depth, struct libvirt_status *st)
+{
+	static char meta[8192];
+	size_t i, o = 0;
+
+	o += (size_t)snprintf(meta + o, sizeof(meta) - o, "    <metadata>");
+	for (i = 0; i < depth && o + 16 < sizeof(meta); i++)
+		o += (size_t)snprintf(meta + o, sizeof(meta) - o, "<m>");
+	for (i = 0; i < depth && o + 16 < sizeof(meta); i++)
+		o += (size_t)snprintf(meta + o, sizeof(meta) - o, "</m>");
+	snprintf(meta + o, sizeof(meta) - o, "</metadata>\n");
+	return find(ROOT, "dom1", meta, NET0, "vnet0", st);
+}
+
 static void test_libvirt_status(void)
 {
-	static const char cut[] = ROOT "<domain><name>d</name><devices>" NET0;
+	static const char cut[] = ROOT "<domain><name>d</name><uuid>" UUID "</uuid><devices>" NET0;
 	static const char whole[] = "<?xml version='1.0'?>\n<!-- x -->\n" ROOT
-		"<domain><name>d</name><devices>" NET0 "</devices></domain></domstatus>\n";
+		"<domain><name>d</name><uuid>" UUID "</uuid><devices>" NET0
+		"</devices></domain></domstatus>\n";
 	struct libvirt_status st;
-	char big[8192];
+	char big[8192], shown[LIBVIRT_NAME_MAX];
 
 	check(find(ROOT, "dom1", "", NET0, "vnet0", &st) && st.pid == 4321 &&
-	      !strcmp(st.name, "dom1") && !strcmp(st.alias, "net0"),
-	      "libvirt: the tap's interface, its alias, the domain and its pid");
+	      !strcmp(st.name, "dom1") && !strcmp(st.uuid, UUID) && !strcmp(st.alias, "net0"),
+	      "libvirt: the tap's interface, its alias, the domain's name and UUID, its pid");
 	check(!find(ROOT, "dom1", "", NET0, "vnet1", &st) && !st.pid && !st.name[0],
 	      "libvirt: another tap is not there");
 	check(!find(ROOT, "dom1", "", NET0, "vda", &st) && !find(ROOT, "dom1", "", NET0, "vnet", &st),
@@ -129,8 +174,47 @@ static void test_libvirt_status(void)
 	      "libvirt: an empty name, an unknown entity, markup in <name>: not a record");
 	memset(big, 'n', 300);
 	big[300] = '\0';
-	check(!find(ROOT, big, "", NET0, "vnet0", &st),
-	      "libvirt: a name longer than %d bytes is not cut short", LIBVIRT_NAME_MAX - 1);
+	memset(shown, 'n', LIBVIRT_NAME_MAX - 1);
+	shown[LIBVIRT_NAME_MAX - 1] = '\0';
+	check(named(big, shown),
+	      "libvirt: a name longer than %d bytes is cut for display, the interface still found "
+	      "(was dropped)", LIBVIRT_NAME_MAX - 1);
+	memset(big, 'n', LIBVIRT_NAME_MAX - 2);
+	memcpy(big + LIBVIRT_NAME_MAX - 2, "\xc3\xa9x", 4);
+	shown[LIBVIRT_NAME_MAX - 2] = '\0';
+	check(named(big, shown), "libvirt: a long name is cut on a whole UTF-8 character");
+	/* The domain by UUID (job.c gives virsh the UUID): virsh reads an ID, then a UUID, then a name. */
+	check(named("7", "7"), "libvirt: a domain named 7 is known by its UUID (virsh 7 is ID 7's)");
+	check(named("6695eb01-f6a4-8304-79aa-97f2502e193f", "6695eb01-f6a4-8304-79aa-97f2502e193f"),
+	      "libvirt: a domain named like another domain's UUID is known by its own UUID");
+	check(named("--help", "--help"), "libvirt: a domain named --help is known by its UUID");
+	check(refused_uuid("") && refused_uuid("<uuid></uuid>") && refused_uuid("<uuid/>") &&
+	      refused_uuid("<uuid>dcf47dbd-46d1-4d5b-b442-262a806a333</uuid>") &&
+	      refused_uuid("<uuid>dcf47dbd-46d1-4d5b-b442-262a806a333a0</uuid>") &&
+	      refused_uuid("<uuid> " UUID "</uuid>") &&
+	      refused_uuid("<uuid>dcf47dbd46d1-4d5b-b442-262a806a333a-</uuid>") &&
+	      refused_uuid("<uuid>dcf47dbd-46d1-4d5b-b442-262a806a333g</uuid>") &&
+	      refused_uuid("<uuid>-cf47dbd-46d1-4d5b-b442-262a806a333a</uuid>") &&
+	      refused_uuid("<uuid>7</uuid>") && refused_uuid("<uuid>dom1</uuid>") &&
+	      refused_uuid("<uuid>dcf47dbd-46d1-4d5b-<b/>b442-262a806a333a</uuid>") &&
+	      refused_uuid("<uuid>dcf47dbd-46d1-4d5b-b442-262a806a333&#0;</uuid>") &&
+	      refused_uuid("<metadata><uuid>" UUID "</uuid></metadata>"),
+	      "libvirt: no <uuid>, an empty, short, long, spaced, misdashed, non-hex one, a number, "
+	      "a name, markup in it, one in <metadata>: not a record");
+	check(find_uuid(ROOT, "dom1", "<uuid>DCF47DBD-46D1-4D5B-B442-262A806A333A</uuid>"
+			"<uuid>7</uuid>", "", NET0, "vnet0", &st) &&
+	      !strcmp(st.uuid, "DCF47DBD-46D1-4D5B-B442-262A806A333A"),
+	      "libvirt: upper-case hex (virsh reads it), the first <uuid> counts");
+	check(deep_metadata(300, &st) && !strcmp(st.alias, "net0"),
+	      "libvirt: 300 elements nested in <metadata> are read past (was: malformed, the "
+	      "interface gone)");
+	check(!find(ROOT, "dom1", "<metadata><a></b></metadata>", NET0, "vnet0", &st) &&
+	      !find(ROOT, "dom1", "", "<interface type='bridge'><target dev='vnet0'/>"
+		    "<alias name='net0'/></iface>", "vnet0", &st) &&
+	      !find(ROOT, "dom1", "", "<interface><target dev='vnet0'><alias name='net0'/>"
+		    "</interface></target>", "vnet0", &st),
+	      "libvirt: an end tag that does not name its element is malformed (was read as "
+	      "closing it)");
 	check(find(ROOT, "a<![CDATA[&<]]>b<!-- c -->", "", NET0, "vnet0", &st) &&
 	      !strcmp(st.name, "a&<b"), "libvirt: CDATA and comments in <name>");
 	check(!find("<domain pid='4321'>", "dom1", "", NET0, "vnet0", &st),
