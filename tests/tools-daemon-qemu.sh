@@ -143,6 +143,11 @@ log_test "real QEMU: a device started without the feature is reported"
 qemu_bg nicvm "${QEMU_BASE[@]}" "${OFFER[@]}" -qmp "unix:$S/nicvm.qmp,server=on,wait=off" \
 	-nic "tap,ifname=tapnic,script=$S/ifup,downscript=no,model=virtio-net-pci"
 qmp "$S/nicvm.qmp" "{\"execute\":\"netdev_add\",\"arguments\":{\"type\":\"tap\",\"id\":\"hp0\",\"ifname\":\"taphp\",\"script\":\"$S/ifup\",\"downscript\":\"no\"}}" >"$LOG/netdev_add.json"
+# A hot-plug is netdev_add, then device_add: the daemon finds the bridged
+# tap before its device exists (held here until it has said so), and must
+# try again rather than give up on it.
+slowwait 20 grep -q "taphp.*no virtio-net device with netdev hp0" "$LOG/daemon.log" ||
+	check_err 1 "taphp: the daemon did not look for hp0's device before device_add"
 qmp "$S/nicvm.qmp" '{"execute":"device_add","arguments":{"driver":"virtio-net-pci","netdev":"hp0","id":"hpnic"}}' >"$LOG/device_add.json"
 device_of() { "$LIMITSD" status --control "$S/ctl" | jq -r --arg t "$1" '.namespaces[0].taps[] | select(.ifname == $t) | .vmm.device // ""'; }
 known() { [ -n "$(device_of "$1")" ]; }
@@ -152,7 +157,7 @@ for tap in tapnic taphp; do
 	[ -z "$dev" ] || slowwait 20 limits_are "$S/nicvm.qmp" "$dev" 60000/60 ||
 		check_err 1 "$tap ($dev): $(qom_limits "$S/nicvm.qmp" "$dev"), want 60000/60"
 done
-log_test "real QEMU: -nic and a hot-plugged NIC, found through QMP, set"
+log_test "real QEMU: -nic and a hot-plugged NIC (device_add after the daemon first looked), found through QMP, set"
 
 # v3: host_gso_limits on by default from machine type 11.0, off in hw_compat_10_2.
 if [ "$QEMU_GSO_IFACE" = v3 ]; then

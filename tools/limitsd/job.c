@@ -197,6 +197,19 @@ static void job_fail(struct job *j, double now, bool retry, enum tap_state refus
 #define job_retry(j, now, ...)		job_fail(j, now, true, TAP_RETRY, __VA_ARGS__)
 #define job_refused(j, s, ...)		job_fail(j, 0, false, s, __VA_ARGS__)
 
+/*
+ * A NIC is hot-plugged as netdev_add, then device_add (the order QEMU
+ * requires; Proxmox's qemu-server and libvirt follow it): the tap exists,
+ * and may already be in its bridge, before its device does.  So a tap
+ * whose netdev has no virtio-net device yet is tried again a few times
+ * (1 + 2 + 4 + 8 s) before it is told once, as a netdev of another NIC
+ * model (e1000, ...) is.
+ */
+#define JOB_NO_DEVICE_RETRY_S	8.0
+#define job_no_device(j, now, ...)					\
+	job_fail(j, now, (j)->tap && (j)->tap->backoff_s < JOB_NO_DEVICE_RETRY_S, \
+		 TAP_FAILED, __VA_ARGS__)
+
 static void job_done(struct job *j)
 {
 	struct tap *t = j->tap;
@@ -390,7 +403,7 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		if (++j->icont < j->ncont)
 			break;	/* the next container */
 		if (!j->ncand) {
-			job_refused(j, TAP_FAILED, "no virtio-net device in QEMU");
+			job_no_device(j, now, "no virtio-net device in QEMU");
 			return;
 		}
 		j->step = STEP_GET_NETDEV;
@@ -417,7 +430,7 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 			j->icont = 0;
 			j->ncont = sizeof(containers) / sizeof(containers[0]);
 		} else if (++j->icand == j->ncand) {
-			job_refused(j, TAP_FAILED, "no virtio-net device with netdev %s", t->ep.netdev);
+			job_no_device(j, now, "no virtio-net device with netdev %s", t->ep.netdev);
 			return;
 		}
 		break;
