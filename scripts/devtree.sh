@@ -31,45 +31,43 @@ if [ -e "$dir/.git" ]; then
 	exit 0
 fi
 
-# patch_notes FILE: the notes of a format-patch file, the lines between the
-# first "---" line of its message and the "---" line format-patch puts
-# before the diffstat (the last one before the diff); nothing if the
-# message had none.
-patch_notes() {
-	awk '!body { if ($0 == "") body = 1; next }
-		/^diff --git / { exit }
-		$0 == "---" { if (!first) first = n + 1; last = n + 1 }
-		{ line[++n] = $0 }
-		END { for (i = first + 1; i < last; i++) print line[i] }' "$1"
-}
-
-mkdir -p "$(dirname "$dir")"
 repo=$(git -C "$applied" rev-parse --git-common-dir)
-branch=dev-$name-$(date +%s)
-git -C "$repo" worktree add -q -b "$branch" "$dir" "$(git -C "$applied" rev-parse HEAD)"
-git -C "$dir" config user.name "virtio-net GSO limits project"
-git -C "$dir" config user.email "gso-limits@project.invalid"
 
-# The notes back into the messages: each commit again, same tree, author
-# and committer, its message with "---" and the patch's notes appended.
+# The notes back into the messages, before anything is made at DIR: each
+# commit again, as objects in the applied tree's repository, same tree,
+# author and committer, its message with "---" and the patch's notes
+# appended.  DIR becomes a worktree on the last of them only once all are
+# made, so a failure here leaves no tree without notes behind for the
+# next call to hand back as it is (and an export of it to drop every
+# patch's notes).
 mapfile -t series_dirs < <(series_dirs "$name")
 mapfile -t patches < <(series_patches "${series_dirs[@]}")
-mapfile -t commits < <(git -C "$dir" rev-list --reverse base..HEAD)
+mapfile -t commits < <(git -C "$applied" rev-list --reverse base..HEAD)
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
-	die "$dir has ${#commits[@]} commits on base for ${#patches[@]} patches"
-new=$(git -C "$dir" rev-parse base)
+	die "$applied has ${#commits[@]} commits on base for ${#patches[@]} patches"
+new=$(git -C "$applied" rev-parse base)
 changed=0
 for i in "${!commits[@]}"; do
 	c=${commits[i]}
 	notes=$(patch_notes "${patches[i]}")
-	msg=$(git -C "$dir" log -1 --format=%B "$c")
+	msg=$(git -C "$applied" log -1 --format=%B "$c")
 	[ -z "$notes" ] || { msg+=$'\n---\n'"$notes"; changed=$((changed + 1)); }
 	{ read -r an; read -r ae; read -r ad; read -r cn; read -r ce; read -r cd; } < <(
-		git -C "$dir" log -1 --date=raw --format='%an%n%ae%n%ad%n%cn%n%ce%n%cd' "$c")
+		git -C "$applied" log -1 --date=raw --format='%an%n%ae%n%ad%n%cn%n%ce%n%cd' "$c")
 	new=$(printf '%s\n' "$msg" | GIT_AUTHOR_NAME=$an GIT_AUTHOR_EMAIL=$ae GIT_AUTHOR_DATE=$ad \
 		GIT_COMMITTER_NAME=$cn GIT_COMMITTER_EMAIL=$ce GIT_COMMITTER_DATE=$cd \
-		git -C "$dir" commit-tree "$c^{tree}" -p "$new" -F -)
+		git -C "$applied" commit-tree "$c^{tree}" -p "$new" -F -)
 done
-git -C "$dir" reset -q --hard "$new"
+
+# The identity is the repository's (its worktrees share one config).
+git -C "$repo" config user.name "virtio-net GSO limits project"
+git -C "$repo" config user.email "gso-limits@project.invalid"
+branch=dev-$name-$(date +%s)
+mkdir -p "$(dirname "$dir")"
+git -C "$repo" branch "$branch" "$new"
+if ! git -C "$repo" worktree add -q "$dir" "$branch"; then
+	git -C "$repo" branch -q -D "$branch" || true
+	die "could not create the working tree $dir"
+fi
 log "working tree $dir on branch $branch (base: tag 'base'; $changed of ${#commits[@]} commits with notes after '---')"
 echo "$dir"

@@ -12,7 +12,7 @@
 # "---" line, which format-patch writes below the patch's "---" where git
 # am drops it (scripts/devtree.sh keeps it in the working tree).
 #
-#   scripts/export-series.sh [--signoff "Name <addr>"] [--output DIR] \
+#   scripts/export-series.sh [--signoff "Name <addr>"] [--output DIR] [--drop-notes] \
 #       linux|linux-event|linux-split|qemu|qemu-test|spec [TREE]
 #
 # TREE defaults to the developer tree from scripts/devtree.sh.  The
@@ -36,19 +36,29 @@
 # step: every patch gets their Signed-off-by (after the project's, as
 # 'git rebase --signoff' would add it).  --output DIR writes the series
 # there instead of the project's folder (a submitter's copy).
+#
+# Notes are not dropped silently: if the folder about to be overwritten
+# has a patch with notes (lines between its message's first "---" and the
+# "---" before the diffstat) whose new export, the patch of the same title
+# (its file name after the number), has none, nothing is written and the
+# export fails naming the patch: the tree's commit lacks its "---" part,
+# as a tree not made by scripts/devtree.sh does.  A patch whose title
+# changed is not compared.  --drop-notes exports anyway, for when
+# dropping them is intended.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 [--signoff \"Name <addr>\"] [--output DIR] linux|linux-event|linux-split|qemu|qemu-test|spec [TREE]" >&2
+	echo "usage: $0 [--signoff \"Name <addr>\"] [--output DIR] [--drop-notes] linux|linux-event|linux-split|qemu|qemu-test|spec [TREE]" >&2
 	exit 2
 }
-signoff='' out=''
+signoff='' out='' drop_notes=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--signoff) [ $# -ge 2 ] || usage; signoff=$2; shift 2 ;;
 	--output) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+	--drop-notes) drop_notes=1; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
@@ -208,6 +218,29 @@ if [ -n "$signoff" ]; then
 	done
 fi
 
+# The notes of the folder's patches, kept unless --drop-notes: the same
+# title (the file name after its number) with notes before, none now.
+if [ -z "$drop_notes" ]; then
+	declare -A exported=()
+	for p in "$tmp"/[0-9][0-9][0-9][0-9]-*.patch; do
+		f=${p##*/}
+		exported[${f#[0-9][0-9][0-9][0-9]-}]=$p
+	done
+	lost=()
+	while IFS= read -r p; do
+		f=${p##*/} t=${f#[0-9][0-9][0-9][0-9]-}
+		if [ "$f" = 0000-cover-letter.patch ] || [ -z "${exported[$t]:-}" ]; then
+			continue
+		fi
+		if [ -n "$(patch_notes "$p")" ] && [ -z "$(patch_notes "${exported[$t]}")" ]; then
+			lost+=("${out#"$GSO_TOP"/}/$f")
+		fi
+	done < <(find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
+	[ ${#lost[@]} -eq 0 ] || die "nothing exported: $tree would drop the notes (below \
+the message's '---') of ${lost[*]}: no '---' part in the commit message \
+(a tree not made by scripts/devtree.sh?); put the notes back below a '---' line of the \
+message, or pass --drop-notes to drop them"
+fi
 find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 cp "$tmp"/*.patch "$out"/
 what="$n patches and a cover letter"

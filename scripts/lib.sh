@@ -53,6 +53,19 @@ series_patches() {
 	done
 }
 
+# patch_notes FILE: the notes of a format-patch file, the lines between the
+# first "---" line of its message and the "---" line format-patch puts
+# before the diffstat (the last one before the diff); nothing if the
+# message had none (scripts/devtree.sh puts them back into the commits,
+# scripts/export-series.sh refuses to drop them).
+patch_notes() {
+	awk '!body { if ($0 == "") body = 1; next }
+		/^diff --git / { exit }
+		$0 == "---" { if (!first) first = n + 1; last = n + 1 }
+		{ line[++n] = $0 }
+		END { for (i = first + 1; i < last; i++) print line[i] }' "$1"
+}
+
 # The project's pinned checksum of a base file, from the SHA256SUMS file
 # that is kept in the repo (configs/bases.sha256), so a BASES_DIR that
 # is not ours cannot change what we accept.

@@ -101,15 +101,48 @@ done
 # The kernel folders are what the scripts make of them: a developer's
 # tree of each (scripts/devtree.sh: the series as commits, each patch's
 # notes below its "---" back in its message) exported again
-# (scripts/export-series.sh) gives the committed files byte for byte, the
-# notes included, and no cover letter for a lone patch.  Only a cover
-# letter's Date (the time of the export) may differ.
+# (scripts/export-series.sh, over a copy of the folder, whose notes it
+# must not drop) gives the committed files byte for byte, the notes
+# included, and no cover letter for a lone patch.  Only a cover letter's
+# Date (the time of the export) may differ.
+#
+# linux-event (one patch, with notes) also shows the two scripts keeping
+# the notes when something goes wrong: a devtree.sh whose rewrite of the
+# commits fails (made to: a git whose commit-tree fails, first on the PATH)
+# leaves nothing at DIR, so the next call makes the tree anew instead of
+# handing back one without notes; and an export from a tree whose commit
+# lost its notes is refused, naming the patch, the folder left as it was,
+# unless --drop-notes says so.
+realgit=$(command -v git)
 for s in linux-event:kernel-event-patches linux-split:kernel-split-patches \
 	linux:kernel-patches; do
 	name=${s%%:*} dir=${s#*:}
 	scratch=$(mktemp -d)
 	defer rm -rf "$scratch"
 	dev=$scratch/dev
+	if [ "$name" = linux-event ]; then
+		mkdir "$scratch/failing-git"
+		cat > "$scratch/failing-git/git" <<-EOF
+		#!/bin/sh
+		for a; do [ "\$a" != commit-tree ] || { echo "t01: commit-tree made to fail" >&2; exit 1; }; done
+		exec '$realgit' "\$@"
+		EOF
+		chmod +x "$scratch/failing-git/git"
+		if PATH=$scratch/failing-git:$PATH scripts/devtree.sh "$name" "$dev" >/dev/null \
+			2>"$TEST_LOG_DIR/devtree-failing-$name.err"; then
+			check_err 1 "scripts/devtree.sh succeeded with a git whose commit-tree fails"
+		fi
+		grep -q 'commit-tree made to fail' "$TEST_LOG_DIR/devtree-failing-$name.err" ||
+			check_err 1 "scripts/devtree.sh did not fail at commit-tree: $(tail -n 3 "$TEST_LOG_DIR/devtree-failing-$name.err")"
+		if [ -e "$dev" ]; then
+			check_err 1 "a failed scripts/devtree.sh left $dev behind ($(find "$dev" -mindepth 1 -maxdepth 1 | wc -l) entries)"
+			# The leftover worktree goes too (the round trip below takes it as is).
+			r=$(git -C "$dev" rev-parse --git-common-dir 2>/dev/null) && b=$(git -C "$dev" symbolic-ref -q --short HEAD) &&
+				defer "git -C '$r' worktree remove --force '$dev'; git -C '$r' worktree prune; git -C '$r' branch -q -D '$b'"
+		fi
+		log_test "series $name: a scripts/devtree.sh that fails rewriting the commits leaves nothing at DIR"
+	fi
+	cp -r "$dir" "$scratch/out"
 	if scripts/devtree.sh "$name" "$dev" >/dev/null 2>"$TEST_LOG_DIR/devtree-$name.err"; then
 		repo=$(git -C "$dev" rev-parse --git-common-dir)
 		branch=$(git -C "$dev" symbolic-ref -q --short HEAD)
@@ -130,6 +163,35 @@ $out"
 		check_err 1 "$(tail -n 5 "$TEST_LOG_DIR/devtree-$name.err")"
 	fi
 	log_test "series $name: committed $dir = scripts/devtree.sh + scripts/export-series.sh"
+
+	if [ "$name" != linux-event ] || ! [ -e "$dev/.git" ]; then continue; fi
+	p=$(find "$dir" -maxdepth 1 -name '0001-*.patch')
+	if [ -z "$(patch_notes "$p")" ]; then
+		log_test "series $name: export-series.sh refuses to drop notes" FAIL "${p##*/} has no notes"
+		continue
+	fi
+	# The commit without its notes: its message up to the first "---".
+	bare=$(git -C "$dev" log -1 --format=%B HEAD | sed '/^---$/,$d')
+	c=$(git -C "$dev" commit-tree 'HEAD^{tree}' -p HEAD^ -m "$bare")
+	git -C "$dev" update-ref HEAD "$c"
+	rm -rf "$scratch/old"
+	cp -r "$dir" "$scratch/old"
+	if scripts/export-series.sh --output "$scratch/old" "$name" "$dev" \
+		2>"$TEST_LOG_DIR/export-bare-$name.err"; then
+		check_err 1 "an export that drops ${p##*/}'s notes was not refused"
+	fi
+	grep -qF "${p##*/}" "$TEST_LOG_DIR/export-bare-$name.err" ||
+		check_err 1 "the refusal does not name ${p##*/}: $(tail -n 3 "$TEST_LOG_DIR/export-bare-$name.err")"
+	out=$(diff -r "$dir" "$scratch/old" 2>&1 | head -n 5) ||
+		check_err 1 "the refused export changed the folder: $out"
+	if scripts/export-series.sh --drop-notes --output "$scratch/old" "$name" "$dev" \
+		2>"$TEST_LOG_DIR/export-drop-$name.err"; then
+		[ -z "$(patch_notes "$scratch/old/${p##*/}")" ] ||
+			check_err 1 "--drop-notes kept ${p##*/}'s notes"
+	else
+		check_err 1 "--drop-notes: $(tail -n 3 "$TEST_LOG_DIR/export-drop-$name.err")"
+	fi
+	log_test "series $name: export-series.sh refuses to drop a patch's notes, naming it (unless --drop-notes)"
 done
 
 # Broken-patch fixture: the tree step must fail and name the patch.
