@@ -12,7 +12,8 @@
 #           reached through a stand-in `virsh qemu-monitor-command`
 #   vm101   property on the virtio-backend child (fallback path)
 #   vm102   device without the feature (patched QEMU's refusal): logged once,
-#           not retried; vm105: a QEMU without the series (no such property)
+#           not retried; vm105: a QEMU without the series (no such property);
+#           vm106: NIC and tap on a legacy -net hub (QMP_STANDIN_HUB=1)
 #   vm103   hung QEMU (accepts, never answers): must not delay the others
 #
 # Checks: start -> each set to its bridge's limits; port limit change ->
@@ -149,6 +150,11 @@ vm vm102 br1 QMP_STANDIN_PROP=off -- -id 102 -pidfile "$S/102.pid" \
 vm vm105 br1 QMP_STANDIN_PROP=none -- -id 105 -pidfile "$S/105.pid" \
 	-chardev "socket,id=qmp,path=$S/105.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
 	-netdev type=tap,id=net0,ifname=tap105i0 -device virtio-net-pci,netdev=net0,id=net0
+# A NIC and its tap on QEMU's hub (-net nic -net tap; the stand-in keeps its
+# -netdev command line and answers as such a QEMU does, QMP_STANDIN_HUB).
+vm vm106 br1 QMP_STANDIN_HUB=1 -- -id 106 -pidfile "$S/106.pid" \
+	-chardev "socket,id=qmp,path=$S/106.qmp,server=on,wait=off" -mon chardev=qmp,mode=control \
+	-netdev type=tap,id=net0,ifname=tap106i0 -device virtio-net-pci,netdev=net0,id=net0
 
 # A QEMU in another namespace whose tap was moved into HOST's br0 (t61's host
 # VM does this): the tap is found by the namespace it is in, not its holder's.
@@ -212,7 +218,11 @@ grep -q "tap102i0: .*does not offer the GSO limits feature (start the device wit
 slowwait 5 state_is tap105i0 unsupported || check_err 1 "vm105 state: $(tap_state tap105i0)"
 grep -q "tap105i0: .*has no host-gso-limits property (a QEMU without the GSO limits series)" "$LOG/daemon.log" ||
 	check_err 1 "no clear message for a QEMU without the series"
-log_test "devices without the feature, QEMU without the series: reported"
+slowwait 5 state_is tap106i0 unsupported || check_err 1 "vm106 state: $(tap_state tap106i0)"
+grep -q "tap106i0: .*legacy -net hub: not supported, use -netdev: QEMU has the tap on hub port hub0port1" "$LOG/daemon.log" ||
+	check_err 1 "no clear message for a tap on a legacy -net hub"
+check_eq "qom-set lines for the tap on a hub" "$(sets tap=tap106i0)" 0
+log_test "devices without the feature, QEMU without the series, a legacy -net hub: reported"
 
 # --- status over the control socket --------------------------------------------
 st=$(status)
@@ -260,7 +270,8 @@ after=$(grep -c "qom-set .*refused" "$SETLOG" || true)
 # A new value is offered once more (3 refusals), never in a loop.
 [ "$after" -le $((refusals + 3)) ] || check_err 1 "the feature-less device refused $((after - refusals)) more times"
 check_eq "daemon log lines about vm102" "$(grep -c 'tap102i0: .*does not offer' "$LOG/daemon.log")" 1
-log_test "device without the feature: logged once, no retry loop"
+check_eq "daemon log lines about vm106" "$(grep -c 'tap106i0: .*legacy -net hub' "$LOG/daemon.log")" 1
+log_test "device without the feature, a tap on a hub: logged once, no retry loop"
 
 # --- the daemon restarts: every VM set again -----------------------------------
 stop_daemon
@@ -298,7 +309,7 @@ link_state() {
 before=$(link_state)
 "$LIMITSD" --netns "$HOST" --once --proxmox-run-dir "$S" --libvirt-run-dir "$S/libvirt" \
 	--qmp-socket "$S/*.qmp" --virsh "$S/virsh" --qmp-timeout 500 \
-	>>"$LOG/once.log" 2>&1 || true # vm103/vm102/vm104 fail on purpose
+	>>"$LOG/once.log" 2>&1 || true # vm103/vm102/vm104/vm106 fail on purpose
 check_eq "links after a --once pass" "$(diff <(echo "$before") <(link_state) | head -5)" ""
 log_test "the daemon changes no link"
 

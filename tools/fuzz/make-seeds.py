@@ -367,7 +367,7 @@ write("fuzz-libvirt-status", "deep", libvirt_status(
 # QEMU 10.2's "info network" (lib/qemu_info_network.c), the project's QEMU's own output
 # (-accel qtest), kept once, in test-limitsd-records: -net with a hub, a multi-queue tap
 # whose downscript's path says ifname=tap0, a tap by name with a filter, a tap given as
-# fd=23; then lines that only look like a tap's.
+# fd=23; QEMU 10.0's with a tap on -netdev hubport; then lines that only look like a tap's.
 
 
 def c_string(path, name):
@@ -379,6 +379,7 @@ def c_string(path, name):
 
 
 write("fuzz-qemu-info-network", "qemu", c_string("test/test-limitsd-records.c", "info_real"))
+write("fuzz-qemu-info-network", "hubport", c_string("test/test-limitsd-records.c", "info_hubport"))
 write("fuzz-qemu-info-network", "decoys", (
     "hub 0\r\n \\ hub0port1: #net153: index=0,type=user,net=10.0.2.0,restrict=off\r\n"
     "  - f0: type=filter-dump,file=/x,type=tap,ifname=tap0\r\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Which netdev of QEMU's "info network" text holds a tap
- * (lib/qemu_info_network.h).  Pure: the unit test
+ * What QEMU's "info network" text says holds a tap, a netdev or a hub's
+ * port (lib/qemu_info_network.h).  Pure: the unit test
  * (test/test-limitsd-records.c) and the fuzzer
  * (fuzz/fuzz-qemu-info-network.c) run the code gso-limitsd runs.
  */
@@ -54,10 +54,12 @@ static bool is_fd(const char *p, const char *end, const int *fds, size_t nfds)
 
 /*
  * Line [@p, @end) as "[ \ [PORT: ]]NAME: index=N,type=tap,INFO": whether
- * INFO is tap @ifname's or one of @fds', with NAME in [*@name, +*@nlen).
+ * INFO is tap @ifname's or one of @fds', with the name of what holds it
+ * (PORT if there is one, else NAME) in [*@name, +*@nlen) and *@hub set
+ * if it is a hub's port.
  */
 static bool tap_line(const char *p, const char *end, const char *ifname, const int *fds,
-		     size_t nfds, const char **name, size_t *nlen)
+		     size_t nfds, const char **name, size_t *nlen, bool *hub)
 {
 	size_t n, ilen = strlen(ifname);
 
@@ -66,15 +68,16 @@ static bool tap_line(const char *p, const char *end, const char *ifname, const i
 	n = name_len(p, end);
 	if (!n || !starts(p + n, end, ": "))
 		return false;
-	if (!starts(p + n, end, ": index=")) {
-		/* A hub's port, then the client on it. */
+	*name = p;
+	*nlen = n;
+	*hub = !starts(p + n, end, ": index=");
+	if (*hub) {
+		/* A hub's port, then the client on it (net_hub_info()). */
 		p += n + 2;
 		n = name_len(p, end);
 		if (!n || !starts(p + n, end, ": index="))
 			return false;
 	}
-	*name = p;
-	*nlen = n;
 	p += n + strlen(": index=");
 	if (p == end || *p < '0' || *p > '9')
 		return false;
@@ -92,28 +95,29 @@ static bool tap_line(const char *p, const char *end, const char *ifname, const i
 	return p == end || starts(p, end, ",script=");
 }
 
-bool qemu_info_network_tap(const char *info, const char *ifname, const int *fds, size_t nfds,
-			   char *out, size_t len)
+enum qemu_tap_holder qemu_info_network_tap(const char *info, const char *ifname, const int *fds,
+					   size_t nfds, char *out, size_t len)
 {
 	const char *line = info;
 
 	while (*line) {
 		const char *end = strchr(line, '\n'), *next, *name;
 		size_t n;
+		bool hub;
 
 		if (!end)
 			end = line + strlen(line);
 		next = *end ? end + 1 : end;
 		if (end > line && end[-1] == '\r')
 			end--;
-		if (tap_line(line, end, ifname, fds, nfds, &name, &n)) {
+		if (tap_line(line, end, ifname, fds, nfds, &name, &n, &hub)) {
 			if (n >= len)
-				return false;
+				return QEMU_TAP_NONE;
 			memcpy(out, name, n);
 			out[n] = '\0';
-			return true;
+			return hub ? QEMU_TAP_HUB : QEMU_TAP_NETDEV;
 		}
 		line = next;
 	}
-	return false;
+	return QEMU_TAP_NONE;
 }

@@ -342,17 +342,34 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		return;
 	}
 	switch (j->step) {
-	case STEP_INFO:
+	case STEP_INFO: {
+		enum qemu_tap_holder holder = QEMU_TAP_NONE;
+		char holder_name[sizeof(t->ep.netdev)];
+
 		/*
 		 * QEMU's own word on which netdev holds the tap: "info network"
 		 * lists each NIC and, under it, " \ NETDEV: index=0,type=tap,
 		 * ifname=TAP,..." (or fd=N).  The command line's netdev only if
 		 * QEMU's text does not say (no such command, a tap QEMU names
 		 * otherwise); the device found on it below confirms or refutes it.
+		 * A tap on a hub's port (legacy -net) has no device of its own
+		 * to set: told so, not looked for.
 		 */
-		if (!ret || ret->type != JV_STRING ||
-		    !qemu_info_network_tap(ret->string, t->ifname, t->fds, t->nfds, t->ep.netdev,
-					   sizeof(t->ep.netdev))) {
+		if (ret && ret->type == JV_STRING)
+			holder = qemu_info_network_tap(ret->string, t->ifname, t->fds, t->nfds,
+						       holder_name, sizeof(holder_name));
+		if (holder == QEMU_TAP_HUB) {
+			job_refused(j, TAP_UNSUPPORTED,
+				    "legacy -net hub: not supported, use -netdev: QEMU has the tap on "
+				    "hub port %s (-net nic -net tap, or -netdev hubport), where the "
+				    "NICs get no virtio-net header, so no GSO and no GSO limits; "
+				    "give it -netdev tap,id=ID with -device virtio-net-pci,netdev=ID "
+				    "(or -nic tap)", holder_name);
+			return;
+		}
+		if (holder == QEMU_TAP_NETDEV) {
+			snprintf(t->ep.netdev, sizeof(t->ep.netdev), "%s", holder_name);
+		} else {
 			if (!t->ep.hint_netdev[0]) {
 				job_refused(j, TAP_FAILED, "QEMU's 'info network' has no netdev with "
 					    "ifname=%s or one of its descriptors", t->ifname);
@@ -385,6 +402,7 @@ static void step_reply(struct job *j, const struct jv *msg, double now)
 		j->icont = 0;
 		j->ncont = sizeof(containers) / sizeof(containers[0]);
 		break;
+	}
 	case STEP_LIST:
 		/* A container QEMU does not have (an error) holds no device: the next one. */
 		for (i = 0; ret && ret->type == JV_ARRAY && i < ret->count && j->ncand < JOB_MAX_CANDIDATES; i++) {

@@ -106,7 +106,7 @@ enum tap_state {
 	TAP_IN_FLIGHT,
 	TAP_SYNCED,
 	TAP_RETRY,		/* QMP busy or unreachable: tried again later */
-	TAP_UNSUPPORTED,	/* the device has no host_gso_max (feature not offered) */
+	TAP_UNSUPPORTED,	/* no host_gso_max (feature not offered), or a tap on a hub */
 	TAP_FAILED,		/* QEMU refused; not retried until the VM or path changes */
 	TAP_DRY_RUN,		/* would have been set */
 };

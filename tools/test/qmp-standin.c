@@ -38,6 +38,10 @@
  *   QMP_STANDIN_NEGOTIATED=0  x-query-virtio-status: the guest has not accepted
  *                          VIRTIO_NET_F_GSO_LIMITS (default: it has)
  *   QMP_STANDIN_STUCK=1    accept connections and never answer (a hung QEMU)
+ *   QMP_STANDIN_HUB=1      every NIC and its tap on ports of hub 0, as QEMU's
+ *                          legacy -net nic -net tap puts them: "info network"
+ *                          lists the tap on port hub0port<2i+1> (QEMU 10's
+ *                          text), the device's netdev is its port hub0port<2i>
  *   QMP_STANDIN_BRIDGE=BR  put its taps into bridge BR and up, as Proxmox's
  *                          tap script does when QEMU creates the tap
  *   QMP_STANDIN_ARGV_LIE=FROM=TO[,FROM=TO]...  fault injection: once its devices
@@ -95,7 +99,7 @@ struct nic {
 static struct nic nics[MAX_NICS];
 static size_t nic_count;
 static const char *prop_at = "proxy";
-static bool events, stuck;
+static bool events, stuck, hub;
 static int log_fd = -1;
 static volatile sig_atomic_t quit;
 
@@ -444,7 +448,10 @@ static void cmd_qom_get(int fd, const struct jv *id, const struct jv *args)
 		return;
 	}
 	log_line("qom-get %s %s", path, prop);
-	if (!strcmp(prop, "netdev") && !backend) {
+	if (!strcmp(prop, "netdev") && !backend && hub) {
+		snprintf(value, sizeof(value), "\"hub0port%zu\"", 2 * (size_t)(n - nics));
+		send_return(fd, id, value);
+	} else if (!strcmp(prop, "netdev") && !backend) {
 		snprintf(value, sizeof(value), "\"%s\"", n->netdev);
 		send_return(fd, id, value);
 	} else if (!strcmp(prop, "host-gso-limits") && prop_here(n, backend)) {
@@ -540,6 +547,8 @@ static void cmd_hmp(int fd, const struct jv *id, const struct jv *args)
 	f = open_memstream(&text, &len);
 	if (!f)
 		fail_errno("open_memstream");
+	if (hub)
+		fputs("hub 0\r\n", f);
 	for (i = 0; i < nic_count; i++) {
 		const struct nic *n = &nics[i];
 		const char *name = strrchr(n->qom, '/');
@@ -550,7 +559,12 @@ static void cmd_hmp(int fd, const struct jv *id, const struct jv *args)
 			snprintf(tap, sizeof(tap), "fd=%s", n->open_val);
 		else
 			snprintf(tap, sizeof(tap), "ifname=%s,script=no,downscript=no", n->ifname);
-		if (n->has_device && name && strncmp(n->qom, "/machine/peripheral-anon", 24))
+		if (hub)
+			fprintf(f, " \\ hub0port%zu: %s: index=0,type=tap,%s\r\n"
+				" \\ hub0port%zu: %s.%zu: index=0,type=nic,model=%s,"
+				"macaddr=52:54:00:12:34:%02zx\r\n", 2 * i + 1, n->netdev, tap, 2 * i,
+				n->driver, i, n->driver, i & 0xff);
+		else if (n->has_device && name && strncmp(n->qom, "/machine/peripheral-anon", 24))
 			fprintf(f, "%s: index=0,type=nic,model=%s,macaddr=52:54:00:12:34:%02zx\r\n"
 				" \\ %s: index=0,type=tap,%s\r\n", name + 1, n->driver, i & 0xff,
 				n->netdev, tap);
@@ -867,6 +881,8 @@ int main(int argc, char **argv)
 	events = env && !strcmp(env, "1");
 	env = getenv("QMP_STANDIN_STUCK");
 	stuck = env && !strcmp(env, "1");
+	env = getenv("QMP_STANDIN_HUB");
+	hub = env && !strcmp(env, "1");
 	if ((env = getenv("QMP_STANDIN_LOG"))) {
 		log_fd = open(env, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 		if (log_fd < 0)

@@ -257,11 +257,35 @@ static const char info_real[] =
 	"net1: index=0,type=nic,model=virtio-net-pci,macaddr=52:54:00:12:34:59\r\n"
 	" \\ hostnet1: index=0,type=tap,fd=23\r\n";
 
+/*
+ * QEMU 10.0's (Debian's qemu-system-x86 10.0.2) for "-netdev tap,id=t1,ifname=taph
+ * -netdev hubport,id=p0,hubid=1,netdev=t1 -netdev hubport,id=p1,hubid=1
+ * -device virtio-net-pci,netdev=p1 -netdev hubport,id=p2,hubid=1": the NIC on
+ * hub port p1 ("netdev" p1), and no offload in its x-query-virtio-status.
+ */
+static const char info_hubport[] =
+	"hub 1\r\n"
+	" \\ p2\r\n"
+	" \\ p1: virtio-net-pci.0: index=0,type=nic,model=virtio-net-pci,macaddr=52:54:00:12:34:56\r\n"
+	" \\ p0: t1: index=0,type=tap,ifname=taph,script=no,downscript=no\r\n"
+	"nic0: index=0,type=nic,model=virtio-net-pci,macaddr=52:54:00:12:34:57\r\n"
+	" \\ hn0: index=0,type=tap,ifname=tap0,script=no,downscript=no\r\n";
+
+/* The netdev found, "hub:PORT" for a hub's port, "(none)". */
 static const char *info(const char *text, const char *ifname, const int *fds, size_t nfds)
 {
-	static char out[64];
+	static char out[64], res[80];
 
-	return qemu_info_network_tap(text, ifname, fds, nfds, out, sizeof(out)) ? out : "(none)";
+	switch (qemu_info_network_tap(text, ifname, fds, nfds, out, sizeof(out))) {
+	case QEMU_TAP_NETDEV:
+		return out;
+	case QEMU_TAP_HUB:
+		snprintf(res, sizeof(res), "hub:%s", out);
+		return res;
+	case QEMU_TAP_NONE:
+		break;
+	}
+	return "(none)";
 }
 
 static void test_info_network(void)
@@ -276,8 +300,15 @@ static void test_info_network(void)
 	      "info network: a tap given as fd=23");
 	check(!strcmp(info(info_real, "tapx", fd2, 3), "(none)"),
 	      "info network: fd=23 is not descriptor 2, 3 or 230");
-	check(!strcmp(info(info_real, "taph", NULL, 0), "#net177"),
-	      "info network: a hub's tap is its own netdev (was the port, hub0port1)");
+	check(!strcmp(info(info_real, "taph", NULL, 0), "hub:hub0port1"),
+	      "info network: a legacy -net tap is on hub port hub0port1 (was netdev #net177, "
+	      "which no device is on)");
+	check(!strcmp(info(info_hubport, "taph", NULL, 0), "hub:p0") &&
+	      !strcmp(info(info_hubport, "tap0", NULL, 0), "hn0") &&
+	      !strcmp(info(" \\ hub0port1: #net3: index=0,type=tap,fd=23\n", "x", fd23, 1),
+			  "hub:hub0port1"),
+	      "info network: a tap on -netdev hubport p0, one given as fd=23 on a hub; "
+	      "a NIC's own tap next to a hub");
 	check(!strcmp(info(info_real, "tap", NULL, 0), "(none)") &&
 	      !strcmp(info(info_real, "e1000.0", NULL, 0), "(none)"),
 	      "info network: a prefix of a tap, a NIC's name");
@@ -293,8 +324,11 @@ static void test_info_network(void)
 	check(!strcmp(info(" \\ n: index=0,type=tap,ifname=a,b,script=no\n", "a", NULL, 0), "(none)") &&
 	      !strcmp(info(" \\ n: index=0,type=tap,ifname=a,b,script=no\n", "a,b", NULL, 0), "n"),
 	      "info network: a tap named a,b is not tap a");
-	check(!qemu_info_network_tap(" \\ long: index=0,type=tap,fd=3\r\n", "t", fd2, 3, small,
-				     sizeof(small)), "info network: a name that does not fit");
+	check(qemu_info_network_tap(" \\ long: index=0,type=tap,fd=3\r\n", "t", fd2, 3, small,
+				    sizeof(small)) == QEMU_TAP_NONE &&
+	      qemu_info_network_tap(" \\ hub0port1: n: index=0,type=tap,fd=3\r\n", "t", fd2, 3,
+				    small, sizeof(small)) == QEMU_TAP_NONE,
+	      "info network: a name that does not fit, a netdev's or a hub port's");
 	check(!strcmp(info("", "tap0", NULL, 0), "(none)") &&
 	      !strcmp(info(" \\ : index=0,type=tap,ifname=tap0\n", "tap0", NULL, 0), "(none)") &&
 	      !strcmp(info(" \\ n: index=,type=tap,ifname=tap0\n", "tap0", NULL, 0), "(none)") &&
