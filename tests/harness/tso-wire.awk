@@ -8,14 +8,15 @@
 # after the one before, as the NIC sends in order; any other as a fallback):
 #   PSH and FIN only on the segment that ends at END, and there only if the
 #   TSO packet had them (and then it must); CWR only on the segment that
-#   starts at START; IP total length at most MTU (1500; an IPv6 payload
-#   length plus its 40-byte header; a length not found counts as over);
-#   checksums correct (tcpdump -vv says "incorrect" otherwise); per flow,
-#   sequence numbers contiguous and IPv4 IDs one more than the frame
-#   before (any frame of the flow, data or not).
+#   starts at START; per flow, sequence numbers contiguous.  Per frame,
+#   data or not: IP total length at most MTU (1500; an IPv6 payload length
+#   plus its 40-byte header; a length not found counts as over), checksums
+#   correct (tcpdump -vv says "incorrect" otherwise), IPv4 IDs one more
+#   than the flow's frame before.
 # Output: one line "segments N outside N psh_bad N fin_bad N cwr_bad N
-# over_mtu N bad_csum N gaps N id_bad N psh N tso N flows N fin N" (flows:
-# the flows with data segments; fin: those of them a FIN ended).
+# over_mtu N bad_csum N gaps N id_bad N psh N tso N flows N fin N"
+# (over_mtu, bad_csum, id_bad count frames; flows: the flows with data
+# segments; fin: those of them a FIN ended).
 # Used by tests/harness/wire.sh (wire_check); judged there.
 $1 == "TSO" {
 	fl = NF >= 5 ? $5 : "*"
@@ -46,13 +47,6 @@ function proc(r,    s, a, b, k, f, id, len, flow, fl) {
 		lastid[flow] = id
 	}
 	if (f ~ /F/) fin[flow] = 1
-	if (!match(r, / seq [0-9]+:[0-9]+/))
-		return
-	split(substr(r, RSTART + 5, RLENGTH - 5), s, ":")
-	a = s[1] + 0; b = s[2] + 0
-	if (b <= a)
-		return
-	segs++
 	if (match(r, /proto TCP \([0-9]+\), length [0-9]+\)/)) {
 		len = substr(r, RSTART, RLENGTH - 1)
 		sub(/.* /, "", len)
@@ -64,6 +58,13 @@ function proc(r,    s, a, b, k, f, id, len, flow, fl) {
 	}
 	if (len > 1500) over++
 	if (r ~ /incorrect/) bad++
+	if (!match(r, / seq [0-9]+:[0-9]+/))
+		return
+	split(substr(r, RSTART + 5, RLENGTH - 5), s, ":")
+	a = s[1] + 0; b = s[2] + 0
+	if (b <= a)
+		return
+	segs++
 	if ((flow in lastend) && a != lastend[flow]) gaps++
 	lastend[flow] = b
 	if (f ~ /P/) psh++

@@ -44,7 +44,8 @@ wire_tso() {
 #   no segment outside every TSO packet of its flow;
 #   PSH and FIN only on a TSO packet's last segment, there if it had them;
 #   at least one pushed segment; CWR only on a TSO packet's first segment;
-#   IP length within the MTU (1500); IPv4 and TCP checksums correct;
+#   every frame's IP length within the MTU (1500) and its IPv4 and TCP
+#   checksums correct (SYN, pure ACKs and FIN too);
 #   sequence gaps and IPv4 IDs not one more (per flow): at most 1 % of
 #   the segments each (retransmissions).
 # Sets WIRE (the awk's line), WIRE_SEGS, WIRE_TSO, WIRE_PSH and WIRE_BAD
@@ -80,8 +81,8 @@ wire_check() {
 	[ "$WIRE_PSH" -gt 0 ] || bad+=("$name: no pushed segment")
 	[ "${wire_fig[fin_bad]}" = 0 ] || bad+=("$name: FIN off a TSO packet's last segment (or missing there): ${wire_fig[fin_bad]}")
 	[ "${wire_fig[cwr_bad]}" = 0 ] || bad+=("$name: CWR off a TSO packet's first segment (or missing there): ${wire_fig[cwr_bad]}")
-	[ "${wire_fig[over_mtu]}" = 0 ] || bad+=("$name: IP length over the MTU (1500): ${wire_fig[over_mtu]}")
-	[ "${wire_fig[bad_csum]}" = 0 ] || bad+=("$name: IPv4 or TCP checksums wrong: ${wire_fig[bad_csum]}")
+	[ "${wire_fig[over_mtu]}" = 0 ] || bad+=("$name: frames with an IP length over the MTU (1500): ${wire_fig[over_mtu]}")
+	[ "${wire_fig[bad_csum]}" = 0 ] || bad+=("$name: frames with a wrong IPv4 or TCP checksum: ${wire_fig[bad_csum]}")
 	[ $(( wire_fig[gaps] * 100 )) -le "$WIRE_SEGS" ] ||
 		bad+=("$name: sequence gaps: ${wire_fig[gaps]} of $WIRE_SEGS segments, over 1 %")
 	[ $(( wire_fig[id_bad] * 100 )) -le "$WIRE_SEGS" ] ||
