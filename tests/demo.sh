@@ -23,7 +23,7 @@
 # the r8169 driver, which sets 64000/64 itself; the model's netdev leads
 # to a wire peer on the outer host, which receives and captures the frames
 # the model put on the wire; every segment's headers are checked against
-# the TSO packets the driver took (tests/harness/tso-wire.awk), and the
+# the TSO packets the driver took (wire_check, tests/harness/wire.sh), and the
 # model's violation counter must be 0.  Shown end to end on 2026-12-02
 # (docs/r8169-model.md); under a heavy load give it SPLITVM_NESTED_S=1800.
 # DEMO_SPLIT=0 leaves it out.
@@ -106,7 +106,7 @@ if [ "${DEMO_SPLIT:-1}" = 1 ]; then
 		grep -q "bytes=$SPLITVM_BYTES .*content=ok" <<< "$split_recv" ||
 			die "the unpatched guest's stream failed: ${split_recv:-$(cat "$TEST_LOG_DIR/demo-split-p0.recv.log")}"
 		# Each wire segment against the TSO packet the driver took
-		# (tests/harness/tso-wire.awk): WIRE_SEGS, WIRE_BAD.
+		# (wire_check, tests/harness/wire.sh): WIRE_SEGS, WIRE_BAD.
 		splitvm_wire_check demo-split 0 || true
 		split_link=$(splitvm_val demo-split 'port sport0:')
 	fi

@@ -49,9 +49,10 @@
 # and the wire is captured (splitvm_wire).  Each path's checks then also
 # take in the port's own limits and driver (the host VM's "port sportK:"
 # line), the model's x-violations (0), and every wire segment's headers
-# against the TSO packets the driver took (splitvm_wire_check,
-# tests/harness/tso-wire.awk); the control must still miss the split and
-# pass those.  The forwarded cases stay on netdevsim ports.
+# against the TSO packets the driver took, and both captures dropping
+# nothing (splitvm_wire_check, wire_check in tests/harness/wire.sh); the
+# control must still miss the split and pass those.  The forwarded cases
+# stay on netdevsim ports.
 #
 # Environment: GSO_KERNEL_UNPATCHED (the control's and the nested guests'
 # kernel; default scripts/build-kernel.sh --unpatched), T63_DEBIAN=0 (no
@@ -112,7 +113,7 @@ if [ -n "${T63_RECHECK:-}" ]; then
 	log_replay "$T63_RECHECK"
 	for e in $vms; do
 		v=${e%%:*}
-		cp "$T63_RECHECK/$v".{console.log,violations} "$T63_RECHECK/$v"-p*.{recv.log,wire.pcap} \
+		cp "$T63_RECHECK/$v".{console.log,violations} "$T63_RECHECK/$v"-p*.{recv.log,wire.pcap,wire.log} \
 			"$TEST_LOG_DIR/" 2>/dev/null || true
 		rc_v=$(tr -dc '0-9' < "$T63_RECHECK/$v.ret" 2>/dev/null)
 		vm_rc[$v]=${rc_v:-255} vm_wall[$v]=0
@@ -253,7 +254,7 @@ egress_ok() {
 		check_err 1 "p$2's port is not r8169 at its own 64000/64: '$port'"
 	viol=$(sed -n "s/^nic$2 //p" "$TEST_LOG_DIR/$1.violations" 2>/dev/null) || true
 	[ "$viol" = 0 ] || check_err 1 "nic$2 (the RTL8125B model): x-violations '${viol:-unread}', want 0"
-	splitvm_wire_check "$1" "$2" || check_err 1 "p$2's wire: ${WIRE_BAD//$'\n'/; } ($WIRE)"
+	splitvm_wire_check "$1" "$2" || check_err 1 "${WIRE_BAD//$'\n'/; } ($WIRE)"
 	EGRESS_NOTE="; r8169 port at its own 64000/64, $WIRE_SEGS wire segments of $WIRE_TSO TSO packets checked, ${viol:-?} model violations"
 }
 

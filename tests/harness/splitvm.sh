@@ -35,6 +35,9 @@
 #   SPL-PLOT-PATH: LINE   gso-hist --plot-data of PATH
 #   SPL-CON-G: LINE       the nested guest G's console (last lines)
 
+# shellcheck source=tests/harness/wire.sh
+. "$GSO_TOP/tests/harness/wire.sh"
+
 SPLITVM_BYTES=${SPLITVM_BYTES:-8388608}
 # Nested QEMU start -> its end, in the host VM's clock, which under TCG on
 # a loaded machine runs behind the wall clock.
@@ -440,7 +443,7 @@ splitvm_files() {
 # model put on the wire), bridged to a wire peer namespace where path K's
 # receiver runs and tcpdump captures the wire; the host VM prints the TSO
 # packets the driver took (SPL-TSO-pK lines) and splitvm_wire_check checks
-# every wire segment against them (tests/harness/tso-wire.awk).
+# every wire segment against them (wire_check, tests/harness/wire.sh).
 declare -gA SPLITVM_WIRE_PIDS=()
 
 # splitvm_wire NAME NETNS PEER_NS PATHS: the outer side of host VM NAME's
@@ -517,34 +520,17 @@ splitvm_wire_recv() {
 
 # splitvm_wire_check NAME K: after host VM NAME ended, stop path K's wire
 # capture and check each wire data segment against the TSO packet the
-# driver took that holds it (the host VM's SPL-TSO-pK lines,
-# tests/harness/tso-wire.awk).  Sets WIRE (the awk's line), WIRE_SEGS,
-# WIRE_TSO, WIRE_PSH and WIRE_BAD: each check that failed, one per line,
-# with its figures (empty: all hold).  Returns 1 when one failed.
+# driver took that holds it (the host VM's SPL-TSO-pK lines, from its
+# capture on sportK), with both captures' drop counts (wire_check,
+# tests/harness/wire.sh).  Sets WIRE, WIRE_SEGS, WIRE_TSO, WIRE_PSH and
+# WIRE_BAD: each check that failed, one per line, with its figures
+# (empty: all hold).  Returns 1 when one failed.
 splitvm_wire_check() {
-	local name=$1 k=$2 pcap=$TEST_LOG_DIR/$1-p$2.wire.pcap pid bad=()
+	local name=$1 k=$2 out=$TEST_LOG_DIR/$1-p$2 pid
 	pid=${SPLITVM_WIRE_PIDS[$name-p$k-cap]:-}
-	[ -z "$pid" ] || pcap_stop_settled "$pcap" "$pid"
-	WIRE=$( { splitvm_console "$name" | sed -n "s/^SPL-TSO-p$k: /TSO /p"
-		tcpdump -r "$pcap" -nn -vv -S "src host 192.0.2.$((16 * k + 1))" 2> /dev/null
-		} | awk -f "$GSO_TOP/tests/harness/tso-wire.awk") || true
-	# "segments N outside N ... tso N" -> positional pairs
-	# shellcheck disable=SC2086
-	set -- $WIRE
-	WIRE_SEGS=${2:-0} WIRE_TSO=${22:-0} WIRE_PSH=${20:-0}
-	[ "$WIRE_SEGS" -gt 1000 ] ||
-		bad+=("the frames the RTL8125B model sent: $WIRE_SEGS data segments of $WIRE_TSO TSO packets, want over 1000")
-	[ "${4:-x}" = 0 ] || bad+=("segments outside every TSO packet the driver took: ${4:-?}")
-	[ "${6:-x}" = 0 ] || bad+=("PSH off a TSO packet's last segment: ${6:-?}")
-	[ "$WIRE_PSH" -gt 0 ] || bad+=("no pushed segment")
-	[ "${8:-x}" = 0 ] || bad+=("FIN off a TSO packet's last segment: ${8:-?}")
-	[ "${10:-x}" = 0 ] || bad+=("CWR off a TSO packet's first segment: ${10:-?}")
-	[ "${12:-x}" = 0 ] || bad+=("IP length over the MTU: ${12:-?}")
-	[ "${14:-x}" = 0 ] || bad+=("IPv4 or TCP checksums wrong: ${14:-?}")
-	# Retransmissions: at most 1 % off.
-	[ $(( ${16:-0} * 100 )) -le "$WIRE_SEGS" ] || bad+=("sequence gaps: ${16}, over 1 %")
-	[ $(( ${18:-0} * 100 )) -le "$WIRE_SEGS" ] || bad+=("IPv4 ID not one more per segment: ${18}, over 1 %")
-	# shellcheck disable=SC2034 # read by the caller
-	WIRE_BAD=$(printf '%s\n' "${bad[@]}")
-	[ ${#bad[@]} = 0 ]
+	[ -z "$pid" ] || pcap_stop_settled "$out.wire.pcap" "$pid"
+	splitvm_console "$name" | sed -n "s/^SPL-TSO-p$k: //p" > "$out.tso.txt"
+	splitvm_console "$name" | sed -n "s/^SPL: sport$k-capture //p" > "$out.sport.log"
+	wire_check "$name-p$k" "$out.tso.txt" "$out.wire.pcap" "src host 192.0.2.$((16 * k + 1))" 1 \
+		"wire=$out.wire.log" "host VM's sport$k (the TSO packets)=$out.sport.log"
 }
