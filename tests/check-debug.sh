@@ -58,6 +58,15 @@ export GSO_KERNEL
 GSO_KERNEL=$(env "${seed[@]}" "GSO_KERNEL_EXTRA_CONFIG=$GSO_TOP/configs/kernel-debug.config" \
 	nice -n 5 scripts/build-kernel.sh --tree "$tree") || die "debug kernel build failed"
 log "debug kernel: $GSO_KERNEL"
+# No 5-level paging in the VMs: identify_cpu() clears the boot CPU's
+# capabilities, X86_FEATURE_LA57 among them, with interrupts enabled, and
+# pgtable_l5_enabled() is cpu_feature_enabled(X86_FEATURE_LA57); an
+# interrupt in that window runs instrumented code while KASAN computes
+# its shadow bounds for 4-level paging, and KASAN reports a per-CPU
+# address as a wild access (seen once under TCG's -cpu max, which has
+# LA57: docs/testing.md).  A bug of the base kernel, not of the series;
+# without LA57 the window is harmless.
+export GSO_TCG_CPU=${GSO_TCG_CPU:-max,la57=off}
 export GSO_TEST_TIMEOUT=${GSO_TEST_TIMEOUT:-7200}
 export GSO_VM_TIMEOUT=${GSO_VM_TIMEOUT:-900}
 export GSO_PREBUILD=0

@@ -53,7 +53,9 @@ vm_init() {
 	fi
 	case "$GSO_ACCEL" in
 	kvm) GSO_ACCEL_ARGS=(-accel kvm -cpu host) ;;
-	tcg) GSO_ACCEL_ARGS=(-accel tcg -cpu max) ;;
+	# GSO_TCG_CPU: the CPU model under TCG (make check-debug turns LA57
+	# off: tests/check-debug.sh says why).
+	tcg) GSO_ACCEL_ARGS=(-accel tcg -cpu "${GSO_TCG_CPU:-max}") ;;
 	*) die "GSO_ACCEL must be kvm or tcg" ;;
 	esac
 	log "VMs: $GSO_ACCEL, qemu $GSO_QEMU, kernel $GSO_KERNEL"
