@@ -10,6 +10,9 @@
 #   GSO_KERNEL   a bzImage to use instead of scripts/build-kernel.sh
 #   GSO_ACCEL    kvm or tcg (default: kvm when /dev/kvm works, else tcg)
 #   GSO_VM_TIMEOUT  seconds before a VM is killed (default 300)
+#   GSO_TCG_CPU  the CPU model under TCG (default max)
+#   GSO_WAIT_SCALE  factor on vm_console_wait's bounds (default 1; a
+#                KASAN + lockdep kernel boots several times slower)
 
 : "${GSO_VM_TIMEOUT:=300}"
 # shellcheck source=tests/harness/qmp.sh
@@ -140,7 +143,7 @@ vm_run() {
 
 # vm_console_wait NAME REGEX TIMEOUT: wait for a console line.
 vm_console_wait() {
-	slowwait "$3" grep -sqE "$2" "$TEST_LOG_DIR/$1.console.log"
+	slowwait "$(($3 * ${GSO_WAIT_SCALE:-1}))" grep -sqE "$2" "$TEST_LOG_DIR/$1.console.log"
 }
 
 # vm_qmp NAME JSON...: send QMP commands to a running VM, one at a time,
