@@ -24,10 +24,16 @@
 #   event  (issue 13 item 4, kernel-event-patches/) an RTM_SETLINK change of a
 #          veth's gso_max_size, and then of its gso_max_segs, each sends an
 #          RTM_NEWLINK carrying the new value, with the veth up and with it
-#          down (ip monitor in the guest).  Control: the same probe on this
-#          machine's own kernel, in a namespace, sees no event (do_setlink
-#          marks such a change MODIFIED, never NOTIFY), so the check would
-#          fail without the patch.
+#          down (ip monitor in the guest); and a request that changes
+#          gso_max_size and then fails on a later attribute (a VF's MAC on
+#          the veth, which has no VFs: -EOPNOTSUPP) fails and still sends
+#          one RTM_NEWLINK carrying the new value (the change stays
+#          applied; the patch compares the limits right after the GSO
+#          attributes, before any attribute that can fail).
+#          Control: the same probe on this machine's own kernel, in a
+#          namespace, sees no event (do_setlink marks such a change
+#          MODIFIED, never NOTIFY), so the check would fail without the
+#          patch; the failed request fails there too.
 #   alone  (issue 26 item 9) the flow case again on a guest kernel with
 #          kernel-patches/ on kernel-event-patches/ (the host-side event
 #          adds an rtnetlink notification, nothing on the transmit path;
@@ -70,14 +76,19 @@ MSS_RUN_MAX=16
 # $GSOEV_DIR, makes a veth pair gsoev0/gsoev1, puts gsoev0 in the given
 # state and listens to link events (ip monitor) while gsoev0's
 # gso_max_size and then its gso_max_segs change, each in a request of its
-# own.  Alias changes of gsoev1 (up) are markers: the first one seen proves
-# the listener is subscribed, each later one that every event of the
-# request before it has been delivered (one socket keeps the order).
-# Prints "SIZE_EVENTS SEGS_EVENTS SIZE_CARRIED SEGS_CARRIED ALL_MARKERS".
+# own, and then a third request sets gso_max_size 30000 and a VF's MAC
+# address, which a veth refuses (-EOPNOTSUPP) after the GSO attributes
+# took effect.  Alias changes of gsoev1 (up) are markers: the first one
+# seen proves the listener is subscribed, each later one that every event
+# of the request before it has been delivered (one socket keeps the
+# order).  Prints "SIZE_EVENTS SEGS_EVENTS SIZE_CARRIED SEGS_CARRIED
+# FAIL_EVENTS FAIL_CARRIED FAIL_REFUSED ALL_MARKERS" (FAIL_*: the third
+# request's events, whether one carried gso_max_size 30000, and whether
+# ip failed).
 event_probe_script() {
 	cat <<'PROBE'
 gso_event_probe() {
-	local st=$1 mon=$GSOEV_DIR/gsoev-mon.$1 i=0 pid
+	local st=$1 mon=$GSOEV_DIR/gsoev-mon.$1 i=0 pid refused=0
 	$IP link add gsoev0 type veth peer name gsoev1 || return 1
 	$IP link set gsoev1 up
 	if [ "$st" = up ]; then $IP link set gsoev0 up; else $IP link set gsoev0 down; fi
@@ -91,19 +102,23 @@ gso_event_probe() {
 	$IP link set gsoev0 gso_max_size 40000
 	$IP link set gsoev1 alias mark-mid
 	$IP link set gsoev0 gso_max_segs 20
+	$IP link set gsoev1 alias mark-fail
+	$IP link set dev gsoev0 gso_max_size 30000 vf 0 mac 02:00:00:00:00:01 2>/dev/null || refused=1
 	$IP link set gsoev1 alias mark-end
 	i=0
 	while ! grep -q 'alias mark-end' "$mon" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	kill "$pid"
 	wait "$pid" 2>/dev/null
 	$IP link del gsoev0
-	awk '
+	awk -v refused=$refused '
 		/^[0-9]+: gsoev1[@:]/ && /alias mark-begin/ && p == 0 { p = 1; next }
 		/^[0-9]+: gsoev1[@:]/ && /alias mark-mid/ && p == 1 { p = 2; next }
-		/^[0-9]+: gsoev1[@:]/ && /alias mark-end/ && p == 2 { p = 3; next }
+		/^[0-9]+: gsoev1[@:]/ && /alias mark-fail/ && p == 2 { p = 3; next }
+		/^[0-9]+: gsoev1[@:]/ && /alias mark-end/ && p == 3 { p = 4; next }
 		/^[0-9]+: gsoev0[@:]/ && p == 1 { a++; if (/gso_max_size 40000 /) as = 1 }
 		/^[0-9]+: gsoev0[@:]/ && p == 2 { b++; if (/gso_max_segs 20 /) bs = 1 }
-		END { print a + 0, b + 0, as + 0, bs + 0, (p == 3) }' "$mon"
+		/^[0-9]+: gsoev0[@:]/ && p == 3 { f++; if (/gso_max_size 30000 /) fs = 1 }
+		END { print a + 0, b + 0, as + 0, bs + 0, f + 0, fs + 0, refused, (p == 4) }' "$mon"
 }
 PROBE
 }
@@ -429,12 +444,30 @@ check_eq "vlan and bond after the rise" "$(console_value UPPERS-RISE)" "64000 64
 log_test "uppers: a vlan and a bond on virtio-net follow a drop and the rise after it"
 
 # --- event -------------------------------------------------------------------
-# Each probe: "SIZE_EVENTS SEGS_EVENTS SIZE_CARRIED SEGS_CARRIED ALL_MARKERS".
-check_eq "this machine's kernel ($(uname -r)), veth up / down" "$ev_control" "0 0 0 0 1 / 0 0 0 0 1"
+# Each probe: "SIZE_EVENTS SEGS_EVENTS SIZE_CARRIED SEGS_CARRIED
+# FAIL_EVENTS FAIL_CARRIED FAIL_REFUSED ALL_MARKERS"; the first four and
+# the markers are the two requests that succeed, the three FAIL_ fields
+# (and the markers) the one that fails after changing gso_max_size.
+# ev_fields PROBE: the fields of the two requests that succeed;
+# ev_fail_fields PROBE: those of the failed one.
+ev_fields() { echo "$1" | awk '{ print $1, $2, $3, $4, $8 }'; }
+ev_fail_fields() { echo "$1" | awk '{ print $5, $6, $7, $8 }'; }
+ev_up=$(console_value EVENT-UP)
+ev_down=$(console_value EVENT-DOWN)
+echo "    probes (SIZE SEGS SIZE_CARRIED SEGS_CARRIED FAIL FAIL_CARRIED FAIL_REFUSED MARKERS):" \
+	"this machine's kernel $ev_control; guest, up: $ev_up, down: $ev_down"
+check_eq "this machine's kernel ($(uname -r)), veth up" "$(ev_fields "${ev_control% / *}")" "0 0 0 0 1"
+check_eq "this machine's kernel ($(uname -r)), veth down" "$(ev_fields "${ev_control#* / }")" "0 0 0 0 1"
+check_eq "this machine's kernel, the failed request, up" "$(ev_fail_fields "${ev_control% / *}")" "0 0 1 1"
+check_eq "this machine's kernel, the failed request, down" "$(ev_fail_fields "${ev_control#* / }")" "0 0 1 1"
 log_test "event control: this machine's kernel sends no RTM_NEWLINK for a gso_max_* change"
-check_eq "veth up: one RTM_NEWLINK per request, carrying the new value" "$(console_value EVENT-UP)" "1 1 1 1 1"
-check_eq "veth down: the same" "$(console_value EVENT-DOWN)" "1 1 1 1 1"
+check_eq "veth up: one RTM_NEWLINK per request, carrying the new value" "$(ev_fields "$ev_up")" "1 1 1 1 1"
+check_eq "veth down: the same" "$(ev_fields "$ev_down")" "1 1 1 1 1"
 log_test "event: gso_max_size/gso_max_segs changes send RTM_NEWLINK, device up and down"
+check_eq "veth up: the request fails, one RTM_NEWLINK carries gso_max_size 30000" \
+	"$(ev_fail_fields "$ev_up")" "1 1 1 1"
+check_eq "veth down: the same" "$(ev_fail_fields "$ev_down")" "1 1 1 1"
+log_test "event: a request that fails after changing gso_max_size still sends RTM_NEWLINK"
 
 # --- alone: the flow without the split series, with a control --------------
 ALONE_BYTES=$((256 << 20))
