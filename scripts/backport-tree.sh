@@ -158,8 +158,19 @@ if [ -n "$dev" ]; then
 	exit 0
 fi
 
-# A stamp whose tree is gone (a cache cleaned by hand) is rebuilt.
-if [ -f "$stamp" ] && [ -e "$tree/.git" ]; then
+# A stamp whose tree is gone (a cache cleaned by hand) is rebuilt.  A
+# tree that is there is handed out at its series' commit: t07 moves the
+# tree between commits, and a t07 that was killed left it elsewhere (or
+# with a build cut short), which is repaired here, holding the tree's lock
+# (scripts/lib.sh, tree_enter).  That lock is not taken while holding the
+# repository's: a t07 holds one tree's lock for its per-patch builds and
+# meanwhile asks for another tree of the same target.
+if [ -f "$stamp" ] && [ -e "$tree/.git" ] &&
+	git -C "$tree" rev-parse -q --verify "series-$key^{commit}" >/dev/null; then
+	exec 9>&-
+	exec 8> "$(tree_lock_file "$tree")"
+	flock 8
+	tree_enter "$tree" "series-$key" .pc debian || die "cannot repair $tree"
 	echo "$tree"
 	exit 0
 fi

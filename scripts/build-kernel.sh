@@ -49,6 +49,19 @@ stamp=$meta/gso-built
 exec 9> "$meta/build.lock"
 flock 9
 
+# A build or a seeding (below) of this tree that a killed run cut short:
+# its marker is still there (scripts/lib.sh, tree_build_begin).  A seeding
+# leaves any number of files half copied: the tree's build products go
+# and it is seeded again; a build, tools/objtool's (tree_enter).  A
+# developer's tree is not cleaned here: it may hold files of theirs.
+if [ "$(cat "$meta/gso-building" 2>/dev/null)" = seed ]; then
+	[ "$mode" != dev ] || die "seeding $tree from a sibling was cut short: its build products are half copied; remove them (git -C $tree clean -fdX) and build again"
+	log "seeding $tree was cut short: removing its build products, seeding again"
+	git -C "$tree" clean -q -fdx
+	rm -f "$meta/gso-building" "$meta/gso-config-src" "$stamp"
+fi
+tree_enter "$tree" || die "cannot repair $tree"
+
 # Built already from this exact tree state?  (dev trees change under us:
 # compare HEAD and the worktree's diff too; the last line names the build
 # recipe, so a change of it below rebuilds what it affects.)
@@ -131,7 +144,11 @@ seed_from_sibling() {
 }
 case "${GSO_KERNEL_SEED:-1}/$mode" in
 0/*|1/dev) ;;
-*) [ -f "$bdir/.config" ] || [ -f "$stamp" ] || seed_from_sibling ;;
+*)	if [ ! -f "$bdir/.config" ] && [ ! -f "$stamp" ]; then
+		tree_build_begin "$tree" seed
+		seed_from_sibling
+		tree_build_end "$tree"
+	fi ;;
 esac
 
 mkdir -p "$GSO_CACHE/ccache"
@@ -141,6 +158,7 @@ export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HO
 export KBUILD_BUILD_VERSION=1
 kmake() { make -C "$tree" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 
+tree_build_begin "$tree"
 if [ ! -f "$bdir/.config" ] || [ "$(cat "$meta/gso-config-src" 2>/dev/null)" != "$cfgkey" ]; then
 	log "configuring $bdir"
 	kmake -s tinyconfig >/dev/null
@@ -179,9 +197,11 @@ kmake -j"$(jobs_count)" bzImage > "$meta/build.log" 2>&1 &
 make_pid=$!
 progress_while "$make_pid" "$meta/build.log" '^  (CC|AS|LD|AR)'
 wait "$make_pid" || {
+	tree_build_end "$tree"
 	tail -n 40 "$meta/build.log" >&2
 	die "kernel build failed; full log: $meta/build.log"
 }
+tree_build_end "$tree"
 log "kernel built in $(( $(date +%s) - start )) s"
 printf '%s\n' "$state" > "$stamp"
 echo "$image"

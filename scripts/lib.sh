@@ -87,6 +87,85 @@ use_ccache() {
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_DEPEND=1
 }
 
+# --- shared trees after a killed run ---------------------------------------
+# The trees under $GSO_CACHE are shared by every run on the machine.  A
+# script that moves one between commits (t07's per-patch builds) or builds
+# in one (t03, t07, build-kernel.sh) does so holding the tree's lock; killed
+# there (SIGKILL, or a TERM to a parent that never reaches the traps), it
+# leaves the tree at another commit (t07's next export: "no commits on top
+# of base"), a stale index.lock, or a build cut short.  A link cut short
+# left a 0-byte tools/objtool/objtool, newer than its sources: make never
+# relinked it, every later build failed ("objtool: Permission denied").
+# kbuild's own targets are rebuilt after a first build cut short (a target
+# without its .cmd file, written after the command succeeded, is made
+# again); objtool is built by tools/build, outside that scheme.  So each
+# of those scripts, holding the lock:
+#   tree_enter TREE [REV [PATH...]]  first: repairs what a killed run left
+#   tree_build_begin TREE [seed]     before each make (a marker file)
+#   tree_build_end TREE              when the make returned, failed or not
+# The marker and the lock live in TREE's git directory (tree_meta), not
+# among the sources.
+
+# tree_meta TREE: TREE's own git directory (a worktree's, under its
+# repository's .git/worktrees/).
+tree_meta() { git -C "$1" rev-parse --absolute-git-dir; }
+
+# tree_lock_file TREE: the lock a script holds while it moves TREE between
+# commits or repairs it (t07, t03, scripts/backport-tree.sh).
+tree_lock_file() { echo "$(tree_meta "$1")/gso-tree.lock"; }
+
+tree_build_begin() {
+	local meta
+	meta=$(tree_meta "$1") || return 1
+	echo "${2:-build}" > "$meta/gso-building"
+}
+tree_build_end() {
+	local meta
+	meta=$(tree_meta "$1") || return 1
+	rm -f "$meta/gso-building"
+}
+
+# tree_enter TREE [REV [PATH...]]: with TREE's lock held, before using it:
+#   - when its last build did not end (the marker of tree_build_begin is
+#     there): tools/objtool's build products are removed, and the next
+#     make rebuilds them (kbuild redoes the rest by itself); a cut-short
+#     seeding (build-kernel.sh's "seed" marker) is the caller's to handle
+#     before, and is refused here;
+#   - with REV (a tree of the cache that only the project's scripts write,
+#     each under this lock: t07's, t03's): a git index.lock left by a
+#     killed git command is removed (in a developer's tree it may be a
+#     git of theirs at work), TREE is back at REV (checkout -f, detached)
+#     when HEAD is another commit or a tracked file differs, and the
+#     untracked files under each PATH are removed (t07's quilt state: .pc,
+#     debian).
+tree_enter() {
+	local tree=$1 rev=${2:-} meta want head
+	shift $(( $# < 2 ? $# : 2 ))
+	meta=$(tree_meta "$tree") || return 1
+	if [ -n "$rev" ] && [ -f "$meta/index.lock" ]; then
+		log "${tree##*/}: removing $meta/index.lock, left by a killed git"
+		rm -f "$meta/index.lock"
+	fi
+	if [ -f "$meta/gso-building" ]; then
+		if [ "$(cat "$meta/gso-building")" = seed ]; then
+			warn "${tree##*/}: its seeding was cut short (tree_enter cannot repair it)"
+			return 1
+		fi
+		log "${tree##*/}: its last build was cut short: removing tools/objtool's build products"
+		git -C "$tree" clean -q -fdx -- tools/objtool || return 1
+		rm -f "$meta/gso-building"
+	fi
+	[ -n "$rev" ] || return 0
+	want=$(git -C "$tree" rev-parse -q --verify "$rev^{commit}") ||
+		{ warn "${tree##*/}: no commit $rev"; return 1; }
+	head=$(git -C "$tree" rev-parse -q --verify HEAD) || head=''
+	if [ "$head" != "$want" ] || ! git -C "$tree" diff --quiet HEAD --; then
+		log "${tree##*/}: left at ${head:0:12} or changed (a killed run): checked out $rev again"
+		git -C "$tree" -c advice.detachedHead=false checkout -q -f --detach "$want" || return 1
+	fi
+	[ $# -eq 0 ] || git -C "$tree" clean -q -fdx -- "$@"
+}
+
 jobs_count() {
 	nproc 2>/dev/null || echo 2
 }

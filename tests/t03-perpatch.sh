@@ -121,13 +121,25 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$repo" worktree add -q --detach "$wt" base
 fi
 head=$(git -C "$applied" rev-parse HEAD)
+# The worktree is shared by every run's t03 (this lock): one that was
+# killed left it at another commit, or with a build cut short (a
+# truncated objtool), repaired first (scripts/lib.sh, tree_enter).
+tree_enter "$wt" "$head" ||
+	{ log_test "perpatch: $wt usable after a killed run" FAIL; tests_exit; }
 mapfile -t commits < <(git -C "$applied" rev-list --reverse base.."$head")
 [ ${#commits[@]} -eq ${#patches[@]} ] ||
 	{ log_test "perpatch: one commit per patch (${#commits[@]} commits, ${#patches[@]} patches)" FAIL; tests_exit; }
 
 use_ccache "$wt"
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HOST=gso
-kmake() { nice -n 5 make -C "$wt" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+# Each make marked in the worktree's git dir while it runs (tree_enter).
+kmake() {
+	local rc=0
+	tree_build_begin "$wt"
+	nice -n 5 make -C "$wt" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@" || rc=$?
+	tree_build_end "$wt"
+	return $rc
+}
 out=$TEST_LOG_DIR/perpatch
 mkdir -p "$out"
 

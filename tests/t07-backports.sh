@@ -108,6 +108,24 @@ stale_check() {
 	fi
 }
 
+# The split tree is moved between commits below (the quilt check, the
+# per-patch builds), holding its lock (scripts/lib.sh, tree_lock_file) from
+# the moment scripts/backport-tree.sh hands it out to the end of its
+# builds, so that another run's t07 neither moves it under this one's
+# export nor finds it elsewhere than at its series' commit.  On entry what
+# a killed run left is repaired (tree_enter: its series' commit, a build
+# cut short); release_tree, also at exit (defer), leaves it at its series'
+# commit and lets the lock go.
+moving='' moving_tag=''
+release_tree() {
+	[ -n "$moving" ] || return 0
+	git -C "$moving" checkout -q -f --detach "$moving_tag"
+	git -C "$moving" clean -q -fdx -- .pc debian
+	moving=''
+	flock -u 9
+}
+defer release_tree
+
 for t in "${targets[@]}"; do
 	split_tree='' split_ps=()
 	want=$(awk -F'\t' -v n="$t" '!/^#/ && $1 == n { print $6 }' configs/distro-trees.tsv)
@@ -125,7 +143,19 @@ for t in "${targets[@]}"; do
 			check_err $? "$(tail -n 5 "$TEST_LOG_DIR/t07-$t-$s.err")"
 		log_test "backport $t $s: ${#ps[@]} patches apply with git am"
 		[ -n "${tree:-}" ] || continue
-		if [ "$s" = split ]; then split_tree=$tree split_ps=("${ps[@]}"); fi
+		if [ "$s" = split ]; then
+			exec 9> "$(tree_lock_file "$tree")"
+			flock 9
+			moving=$tree moving_tag=series-${tree##*/"$t"-}
+			if ! tree_enter "$tree" "$moving_tag" .pc debian 2>"$TEST_LOG_DIR/t07-$t-enter.err"; then
+				log_test "backport $t split: $tree usable" FAIL "$(tail -n 3 "$TEST_LOG_DIR/t07-$t-enter.err")"
+				moving=''
+				flock -u 9
+				continue
+			fi
+			cat "$TEST_LOG_DIR/t07-$t-enter.err" >&2
+			split_tree=$tree split_ps=("${ps[@]}")
+		fi
 
 		x=$(mktemp -d)
 		if scripts/export-backport.sh --series "$s" --output "$x" "$t" "$tree" \
@@ -158,18 +188,15 @@ $out"
 
 	# The quilt check, then the per-patch builds, in the git am tree
 	# itself (one checkout per target, not two): it is moved between
-	# commits and left at its series' last commit again (at exit too,
-	# defer), build products aside, which are .gitignore'd.
+	# commits and left at its series' last commit again (release_tree,
+	# at exit too), build products aside, which are .gitignore'd.  Its
+	# lock is held since the export above.
 	wt=$split_tree
-	exec 9> "$cache/.lock-$t"
-	flock 9
-	defer "git -C '$wt' checkout -q -f --detach $(git -C "$wt" rev-parse HEAD);
-		git -C '$wt' clean -q -fdx -- .pc debian"
 	reset_wt() {
 		git -C "$wt" checkout -q -f --detach "$1"
 		git -C "$wt" clean -q -fdx -- .pc debian
 	}
-	mapfile -t commits < <(git -C "$wt" rev-list --reverse base..HEAD)
+	mapfile -t commits < <(git -C "$wt" rev-list --reverse "base..$moving_tag")
 
 	# quilt, as docs/packaging.md says (cached by the folder's content).
 	qkey=$( { echo "$want $quilt_cmds"; find "backports/$t/debian" -type f | sort | xargs cat; } |
@@ -232,11 +259,20 @@ $out"
 	done
 	if [ $todo = 0 ]; then
 		for k in "${keys[@]}"; do cat "$cache/results/$k"; done
+		release_tree
 		continue
 	fi
 	use_ccache "$wt"
 	export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HOST=gso
-	kmake() { nice -n 5 make -C "$wt" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+	# Each make marked in the tree's git dir while it runs: one killed
+	# half-way (a truncated objtool) is repaired by the next tree_enter.
+	kmake() {
+		local rc=0
+		tree_build_begin "$wt"
+		nice -n 5 make -C "$wt" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@" || rc=$?
+		tree_build_end "$wt"
+		return $rc
+	}
 	reset_wt "${commits[-1]}"
 	if [ ! -f "$wt/.config-$cfgkey" ]; then
 		kmake -s tinyconfig >/dev/null
@@ -249,7 +285,7 @@ $out"
 	reset_wt base
 	if ! kmake -s -j"$(jobs_count)" olddefconfig prepare > "$TEST_LOG_DIR/t07-$t-prepare.log" 2>&1; then
 		log_test "backport $t: make prepare on the base" FAIL "$(tail -n 5 "$TEST_LOG_DIR/t07-$t-prepare.log")"
-		reset_wt "${commits[-1]}"
+		release_tree
 		continue
 	fi
 	for i in "${!commits[@]}"; do
@@ -291,8 +327,7 @@ $new"
 		fi
 		record "$cache/results/$k" "$name"
 	done
-	reset_wt "${commits[-1]}"
-	flock -u 9
+	release_tree
 done
 
 tests_exit
