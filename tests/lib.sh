@@ -174,17 +174,27 @@ lib_exit() {
 trap lib_exit EXIT
 
 # --- namespaces -----------------------------------------------------------
+# The run a test belongs to: tests/run.sh exports its own PID; a test run
+# on its own (or the demo) is a run of its own.  Exported, so that the
+# processes a test starts (QEMU) carry it in their environment.
+case "${GSO_RUN_ID:-}" in
+''|*[!0-9]*) GSO_RUN_ID=$$ ;;
+esac
+export GSO_RUN_ID
+
 # setup_ns VAR...: create one namespace per VAR, with a unique name stored
 # in VAR; each is deleted (and only its own processes killed) at exit.
-# The name carries the PID of the test script that owns it,
-#   gso-VAR-PID-XXXXXX
-# so that tests/run.sh can tell a namespace left by a killed run (owner
-# gone) from one a running test still uses (ns_owner_alive).
+# The name carries the run (GSO_RUN_ID) and the PID of the test script
+# that owns it,
+#   gso-rRUN-VAR-PID-XXXXXX
+# so that tests/run.sh can tell a namespace left by a killed test (owner
+# gone) from one a running test still uses, and its own run's from
+# another run's on the same machine (ns_class).
 NS_LIST=()
 setup_ns() {
 	local var ns
 	for var in "$@"; do
-		ns="gso-${var,,}-$$-$(mktemp -u XXXXXX)"
+		ns="gso-r$GSO_RUN_ID-${var,,}-$$-$(mktemp -u XXXXXX)"
 		ip netns add "$ns" || return 1
 		defer cleanup_ns "$ns"
 		ip -n "$ns" link set lo up
@@ -249,21 +259,54 @@ require_command() {
 		{ log_test "$2" FAIL "$1 not installed (run scripts/setup-deps.sh)"; exit $ksft_fail; }
 }
 
-# ns_owner_alive NAME: NAME is a setup_ns namespace (gso-VAR-PID-XXXXXX)
-# whose owning test script still runs.  Fails for a dead owner and for
-# names not made by setup_ns.
+# ns_owner_alive NAME: NAME is a setup_ns namespace (gso-rRUN-VAR-PID-XXXXXX,
+# or gso-VAR-PID-XXXXXX as setup_ns named them before the run field) whose
+# owning test script still runs.  Fails for a dead owner and for names not
+# made by setup_ns.
 ns_owner_alive() {
 	local pid
-	pid=$(sed -n 's/^gso-[a-z0-9_]*-\([0-9][0-9]*\)-[A-Za-z0-9]\{6\}$/\1/p' <<< "$1")
+	pid=$(sed -n -E 's/^gso-(r[0-9]+-)?[a-z0-9_]+-([0-9]+)-[A-Za-z0-9]{6}$/\2/p' <<< "$1")
 	[ -n "$pid" ] && [ -d "/proc/$pid" ]
+}
+
+# ns_class NAME: whose namespace NAME is, for tests/run.sh and the
+# fingerprint, one word:
+#   live      its owning test script still runs (any run's): left alone
+#   mine      made by a test of this run (GSO_RUN_ID), owner gone
+#   other     made by another run that still runs, owner gone: that run
+#             counts it against its own test
+#   dead      made by another run that is gone, owner gone
+#   old       a harness name without the run field, owner gone (or older
+#             still, gso-VAR-XXXXXX): some run's, not this one's
+#   foreign   not a harness name
+ns_class() {
+	local run
+	if [[ $1 =~ ^gso-r([0-9]+)-[a-z0-9_]+-[0-9]+-[A-Za-z0-9]{6}$ ]]; then
+		run=${BASH_REMATCH[1]}
+		if ns_owner_alive "$1"; then
+			echo live
+		elif [ "$run" = "$GSO_RUN_ID" ]; then
+			echo mine
+		elif [ -d "/proc/$run" ]; then
+			echo other
+		else
+			echo dead
+		fi
+	elif [[ $1 =~ ^gso-[a-z0-9_]+-([0-9]+-)?[A-Za-z0-9]{6}$ ]]; then
+		if ns_owner_alive "$1"; then echo live; else echo old; fi
+	else
+		echo foreign
+	fi
 }
 
 # Root-namespace fingerprint: tests compare it before and after to prove
 # they left the machine's own interfaces alone.
 # Links, addresses, routes of every table and the list of network
-# namespaces.  Namespaces that another, still running test owns (a
-# concurrent run) are left out: they are not this run's doing, and a
-# namespace this run leaked has a dead owner by the time it is compared.
+# namespaces.  Of the harness's namespaces only this run's whose owner is
+# gone are listed (ns_class mine): one a running test owns is in use, and
+# another run's (running, or killed during this one) is not this run's
+# doing; a namespace this run leaked has a dead owner by the time it is
+# compared.  Namespaces not named by setup_ns are all listed.
 # Fails (with nothing on stdout) when ip itself fails, so that a broken
 # ip cannot make two empty fingerprints equal.
 # Policy rules, nexthop objects, the sysctls the tests set in their
@@ -295,7 +338,6 @@ root_ns_fingerprint() {
 		{ echo "root_ns_fingerprint: ip netns list failed: $out" >&2; return 1; }
 	while read -r ns _; do
 		[ -n "$ns" ] || continue
-		ns_owner_alive "$ns" && continue
-		echo "netns $ns"
+		case "$(ns_class "$ns")" in mine|foreign) echo "netns $ns" ;; esac
 	done <<< "$out" | sort
 }

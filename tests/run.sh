@@ -23,7 +23,9 @@
 # runner removes what an earlier, killed run left behind (its network
 # namespaces and the processes in them) and loads the kernel modules the
 # tests use when the kernel has them as modules; those it loaded are
-# unloaded when it ends.
+# unloaded when it ends.  Each run is told apart from another on the same
+# machine by its PID, GSO_RUN_ID, which every namespace its tests make
+# carries (tests/lib.sh, setup_ns): a test is only held to its own run's.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 # shellcheck source=scripts/lib.sh
@@ -127,27 +129,44 @@ else
 	tests=("${ALL_TESTS[@]}")
 fi
 
-# Leftovers of an earlier run that was killed (its EXIT traps never ran):
-# namespaces made by setup_ns whose owning test script is gone (tests/lib.sh
-# names them gso-VAR-PID-XXXXXX), with every process inside them (QEMU,
-# tcpdump, receivers: `ip netns pids`, never by name); and QEMU processes
-# of the harness (a kernel or initramfs under $GSO_CACHE on the command
-# line) outside any namespace whose supervising `timeout` was orphaned.
-# Namespaces and processes of a test that still runs are left alone.
-# Prints what it removed, one line each ("netns NAME", "qemu PID").
+export GSO_RUN_ID=$$
+
+# ns_classes: "CLASS NAME" for each gso-* namespace (tests/lib.sh, in a
+# subshell so that its EXIT trap stays out of the runner).
+ns_classes() {
+	# shellcheck disable=SC2016 # expanded by the inner bash
+	ip netns list 2>/dev/null | awk '$1 ~ /^gso-/ { print $1 }' |
+		xargs -r bash -c '. tests/lib.sh; trap - EXIT; for n; do echo "$(ns_class "$n") $n"; done' _
+}
+
+# remove_leftovers start|test: what killed tests left behind (their EXIT
+# traps never ran): namespaces made by setup_ns whose owning test script
+# is gone (tests/lib.sh names them gso-rRUN-VAR-PID-XXXXXX), with every
+# process inside them (QEMU, tcpdump, receivers: `ip netns pids`, never by
+# name); and QEMU processes of the harness (a kernel or initramfs under
+# $GSO_CACHE on the command line) outside any namespace whose supervising
+# `timeout` was orphaned.  Whose they are decides (tests/lib.sh, ns_class;
+# a QEMU's GSO_RUN_ID in its environment):
+#   - this run's: removed, printed "netns NAME" or "qemu PID" (after a
+#     test: that test's doing);
+#   - a run that is gone: removed, printed "other netns NAME" or "other
+#     qemu PID" (a killed run's, never blamed on this run's test);
+#   - a run that still runs: left alone, that run counts them against its
+#     own test; so is everything of a test that still runs;
+#   - a name without the run field (older harness names) or a QEMU without
+#     GSO_RUN_ID: some run's, removed at the start only ("other ...").
 remove_leftovers() {
-	local ns pid ppid
-	while read -r ns _; do
-		case "$ns" in gso-*) ;; *) continue ;; esac
-		bash -c '. tests/lib.sh; trap - EXIT; ns_owner_alive "$1"' _ "$ns" && continue
-		# Names without an owner PID predate the owner field: only
-		# those of the harness's own kinds are ours for sure.
-		if ! grep -qE '^gso-[a-z0-9_]+-[0-9]+-[A-Za-z0-9]{6}$' <<< "$ns"; then
-			grep -qE '^gso-[a-z0-9_]+-[A-Za-z0-9]{6}$' <<< "$ns" || continue
-		fi
+	local when=$1 class ns tag pid ppid run
+	while read -r class ns; do
+		case "$class" in
+		mine) tag='' ;;
+		dead) tag='other ' ;;
+		old) [ "$when" = start ] || continue; tag='other ' ;;
+		*) continue ;;
+		esac
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
-		ip netns del "$ns" && echo "netns $ns"
-	done < <(ip netns list 2>/dev/null)
+		ip netns del "$ns" && echo "${tag}netns $ns"
+	done < <(ns_classes)
 	# (comm is cut at 15 characters: qemu-system-x86_64 is qemu-system-x86.)
 	for pid in $(pgrep -x 'qemu-system-x86' 2>/dev/null); do
 		tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "-kernel $GSO_CACHE/" || continue
@@ -157,10 +176,20 @@ remove_leftovers() {
 		[ "$(cat "/proc/$ppid/comm" 2>/dev/null)" = timeout ] || continue
 		ppid=$(awk '{ print $4 }' "/proc/$ppid/stat" 2>/dev/null) || continue
 		case "$(cat "/proc/$ppid/comm" 2>/dev/null)" in bash|sh) continue ;; esac
-		kill -9 "$pid" && echo "qemu $pid"
+		run=$(tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | sed -n 's/^GSO_RUN_ID=//p')
+		if [ "$run" = "$GSO_RUN_ID" ]; then
+			tag=''
+		elif [ -n "$run" ] && [ -d "/proc/$run" ]; then
+			continue
+		elif [ -n "$run" ] || [ "$when" = start ]; then
+			tag='other '
+		else
+			continue
+		fi
+		kill -9 "$pid" && echo "${tag}qemu $pid"
 	done
 }
-left=$(remove_leftovers)
+left=$(remove_leftovers start)
 [ -z "$left" ] ||
 	echo "removed $(wc -l <<< "$left") leftovers of an earlier run (namespaces, QEMU processes)"
 
@@ -265,11 +294,18 @@ for t in "${tests[@]}"; do
 	fi
 	# What the test left behind (a test killed at its bound, or one that
 	# forgot a cleanup): removed now, so the next test starts clean, and
-	# a failure of this one.
-	left=$(remove_leftovers)
-	if [ -n "$left" ]; then
-		echo "TEST: $name left $(wc -l <<< "$left") namespaces or QEMU processes behind (removed) [FAIL]"
-		while read -r l; do echo "    $l"; done <<< "$left"
+	# a failure of this one.  What another run killed meanwhile left is
+	# removed too, and named, but is not this test's doing.
+	left=$(remove_leftovers test)
+	mine=$(grep -v '^other ' <<< "$left")
+	if [ -n "$mine" ]; then
+		echo "TEST: $name left $(wc -l <<< "$mine") namespaces or QEMU processes behind (removed) [FAIL]"
+		while read -r l; do echo "    $l"; done <<< "$mine"
+	fi
+	other=$(grep '^other ' <<< "$left")
+	if [ -n "$other" ]; then
+		echo "run.sh: removed $(wc -l <<< "$other") leftovers of another run that is gone (not $name's):"
+		while read -r l; do echo "    ${l#other }"; done <<< "$other"
 	fi
 	} | tee -a "$out"
 	p=$(grep -c '^TEST: .*\[ OK \]' "$out")
