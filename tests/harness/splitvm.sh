@@ -22,8 +22,22 @@
 # as MSS segments the router's GRO merges into 64 KiB packets (variant
 # "gro").
 #
+# Guest kinds (GUESTS): "base" and "debian" are unpatched guests as above.
+# "off" and "on" are PATCHED guests (the nested kernel of splitvm_initrd
+# must then be the project's): the same two NICs with the feature off
+# (host_gso_limits=off: today's virtio-net) or offered with no limit
+# (host_gso_max_segs=65535) for the host daemon gso-limitsd, which the
+# host VM then runs (--control none, the nested QEMUs' -qmp sockets): it
+# gives each NIC its path's limits, the egress port's.  An "on" guest
+# sends each stream once its NIC has 64000/64; then (its first path, the
+# run-time change) the host VM lowers that path's port to 32000/32 with
+# ip link, the guest must follow (NESTED-FOLLOW) and sends a second part,
+# SPLITVM_BYTES2 to port 5202; that path's captures are reduced per part
+# (pK: port 5201, pK-after: port 5202).  Used by demo.sh's rows off and on
+# with DEMO_EGRESS=r8169.
+#
 # Used by tests/t63-split-unpatched-guest.sh and tests/demo.sh (its third
-# row).  Source after tests/lib.sh, tests/harness/vm.sh and
+# row, and with DEMO_EGRESS=r8169 all three).  Source after tests/lib.sh, tests/harness/vm.sh and
 # tests/harness/extra-initrd.sh.
 #
 # What the host VM prints on its console (read with splitvm_val and friends):
@@ -34,11 +48,14 @@
 #   SPL-JSON-PATH: JSON   gso-hist --json of PATH
 #   SPL-PLOT-PATH: LINE   gso-hist --plot-data of PATH
 #   SPL-CON-G: LINE       the nested guest G's console (last lines)
+#   SPL-LD: LINE          gso-limitsd's log (an "on" guest)
 
 # shellcheck source=tests/harness/wire.sh
 . "$GSO_TOP/tests/harness/wire.sh"
 
 SPLITVM_BYTES=${SPLITVM_BYTES:-8388608}
+# An "on" guest's second part, after the run-time change.
+SPLITVM_BYTES2=${SPLITVM_BYTES2:-4194304}
 # Nested QEMU start -> its end, in the host VM's clock, which under TCG on
 # a loaded machine runs behind the wall clock.
 SPLITVM_NESTED_S=${SPLITVM_NESTED_S:-600}
@@ -50,9 +67,10 @@ SPLITVM_NESTED_S=${SPLITVM_NESTED_S:-600}
 # netdevsim port either way.
 SPLITVM_EGRESS=${SPLITVM_EGRESS:-nsim}
 
-# splitvm_initrd UNPATCHED_BZIMAGE [DEBIAN_DIR]: print the extra initramfs
-# of the host VMs: scripts/build-hostvm-initramfs.sh with the unpatched
-# base as the nested guests' kernel, plus, with DEBIAN_DIR
+# splitvm_initrd NESTED_BZIMAGE [DEBIAN_DIR]: print the extra initramfs
+# of the host VMs: scripts/build-hostvm-initramfs.sh with NESTED_BZIMAGE
+# as the nested guests' kernel (the unpatched base for guests base; the
+# project's for guests off and on), plus, with DEBIAN_DIR
 # (scripts/fetch-distro-kernel.sh), Debian's kernel and its virtio modules
 # at /opt/gso/debian/.
 splitvm_initrd() {
@@ -79,8 +97,8 @@ splitvm_initrd() {
 # clock together; each gets paths 2i (vhost=off) and 2i+1 (vhost=on).
 # FWD 1: the forwarded case as well, while the first guest boots.
 splitvm_script() {
-	printf 'GUESTS="%s"\nFWD=%s\nBYTES=%s\nNESTED_S=%s\nEGRESS=%s\n' "$1" "$2" "$SPLITVM_BYTES" \
-		"$SPLITVM_NESTED_S" "$SPLITVM_EGRESS"
+	printf 'GUESTS="%s"\nFWD=%s\nBYTES=%s\nBYTES2=%s\nNESTED_S=%s\nEGRESS=%s\n' "$1" "$2" \
+		"$SPLITVM_BYTES" "$SPLITVM_BYTES2" "$SPLITVM_NESTED_S" "$SPLITVM_EGRESS"
 	cat <<'HOSTVM'
 IP=/opt/gso/bin/ip
 QEMU=/usr/local/bin/qemu-system-x86_64
@@ -148,7 +166,9 @@ capture() {
 	$pre $TCPDUMP -Z root -i "$2" -n -s 200 -B 32768 --immediate-mode \
 		-w $W/"$1".pcap "tcp and dst portrange 5201-5302" 2> $W/"$1".tcpdump.log &
 	echo $! > $W/"$1".cap
-	wait_for 10 grep -q 'listening on' $W/"$1".tcpdump.log ||
+	# 60 s: a host VM that took 518 s to boot under a load of ~12 did
+	# not see tcpdump start within 10 (demo, 2026-12-07).
+	wait_for 60 grep -q 'listening on' $W/"$1".tcpdump.log ||
 		fail "tcpdump on $2: $(cat $W/"$1".tcpdump.log)"
 }
 capture_stop() {
@@ -215,15 +235,24 @@ done
 say "gsosplit-before $(gsosplit)"
 
 # --- the nested guests: set up every NIC, then one stream per NIC ---------
-# $1: first path, $2: number of NICs.  The guest knows nothing of the
-# limits; tcp_min_tso_segs makes its TCP fill 64 KiB TSO packets under
-# TCG (tests/guest/lib.sh, net_up).
+# $1: first path, $2: the guest's kind.  An unpatched guest knows nothing
+# of the limits; tcp_min_tso_segs makes its TCP fill 64 KiB TSO packets
+# under TCG (tests/guest/lib.sh, net_up).  Kind "on": each NIC waits for
+# the daemon's 64000/64 before its stream; then the run-time change on the
+# first path (NESTED-DROP, NESTED-FOLLOW) and its second part.
 nested_script() {
 	cat <<NESTED
 FIRST=$1
+KIND=$2
 BYTES=$BYTES
+BYTES2=$BYTES2
 NESTED
 	cat <<'NESTED'
+. /etc/gso-guest.sh
+# lim IF: IF's "TSO_MAX_SIZE TSO_MAX_SEGS GSO_MAX_SIZE"; limits_at IF
+# "SIZE SEGS": IF has them.
+lim() { GUEST_IF=$1; gso_limits; }
+limits_at() { lim "$1" | grep -q "^$2 "; }
 echo 64 > /proc/sys/net/ipv4/tcp_min_tso_segs
 i=0
 while [ ! -e /sys/class/net/eth1 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -233,6 +262,15 @@ for j in 0 1; do
 	ip addr add 192.0.2.$((16 * k + 1))/28 dev eth$j && ip link set eth$j up || ok=0
 	n=0
 	while ! ping -c 1 -W 1 192.0.2.$((16 * k + 2)) > /dev/null 2>&1 && [ $n -lt 30 ]; do n=$((n + 1)); done
+done
+for j in 0 1; do
+	k=$((FIRST + j))
+	# The daemon sets the limits before the driver probes, or later as
+	# a config change: wait for them (up to 120 s).
+	if [ "$KIND" = on ]; then
+		wait_for 120 limits_at eth$j "64000 64" ||
+			echo "NESTED-ERROR: eth$j never had 64000/64: $(lim eth$j)"
+	fi
 	echo "NESTED-LINK: p$k eth$j $(uname -r) $(gso-linkinfo eth$j)"
 done
 for j in 0 1; do
@@ -242,9 +280,34 @@ for j in 0 1; do
 	[ $rc = 0 ] || ok=0
 	echo "NESTED-STREAM: p$k rc=$rc $(tail -n 1 /tmp/send$k.log)"
 done
+if [ "$KIND" = on ]; then
+	# The run-time change: the host VM lowers the first path's port;
+	# the guest follows, then sends the second part within the new limits.
+	echo "NESTED-DROP: ready"
+	if wait_for 120 limits_at eth0 "32000 32"; then
+		echo "NESTED-FOLLOW: p$FIRST eth0 $(gso-linkinfo eth0)"
+	else
+		echo "NESTED-FOLLOW: p$FIRST timeout $(lim eth0)"
+		ok=0
+	fi
+	gso-stream send 192.0.2.$((16 * FIRST + 2)) 5202 "$BYTES2" --timeout 150 > /tmp/send2.log 2>&1
+	rc=$?
+	[ $rc = 0 ] || ok=0
+	echo "NESTED-STREAM2: p$FIRST rc=$rc $(tail -n 1 /tmp/send2.log)"
+fi
 [ $ok = 1 ]
 NESTED
 }
+
+# The host daemon, as a user runs it (an "on" guest): it watches this
+# namespace, finds the taps' QEMUs and sets each path's limits, using only
+# the QMP sockets it is told.
+case " $GUESTS " in *" on "*)
+	command -v gso-limitsd > /dev/null || fail "no gso-limitsd in the host VM"
+	gso-limitsd --control none --verbose --qmp-socket "$W/*-qmp.sock" > $W/limitsd.log 2>&1 &
+	LDPID=$!
+	say "gso-limitsd started"
+esac
 
 t0=$(ms)
 # nested_start G K: start nested guest G on paths K and K+1, bounded by what
@@ -254,12 +317,20 @@ t0=$(ms)
 # switch, which nested TCG makes expensive.  no_timer_check: see vm.sh.
 # kunit.enable=0: the project's kernel runs its KUnit suites at boot (t15
 # checks them); a nested guest has no time to spare for them.
+# Kind off: both NICs host_gso_limits=off; kind on: the feature offered
+# with no limit (the daemon sets it) and a -qmp socket the daemon is told.
 nested_start() {
-	local g=$1 k=$2 kernel left
+	local g=$1 k=$2 kernel left props= mon=
 	left=$(( NESTED_S - ($(ms) - t0) / 1000 ))
 	[ "$left" -gt 0 ] || left=1
+	case $g in
+	off) props=,host_gso_limits=off ;;
+	on)
+		props=,host_gso_max_segs=65535
+		mon="-qmp unix:$W/$g-qmp.sock,server=on,wait=off -trace virtio_net_gso_limits" ;;
+	esac
 	mkdir -p $W/$g/root
-	nested_script $k > $W/$g/root/test.sh
+	nested_script $k $g > $W/$g/root/test.sh
 	chmod 755 $W/$g/root/test.sh
 	cp /opt/gso/guest.cpio $W/$g/initrd
 	kernel=/opt/gso/bzImage
@@ -269,6 +340,7 @@ nested_start() {
 	fi
 	(cd $W/$g/root && echo test.sh | cpio -o -H newc -R 0:0 2>/dev/null | gzip) >> $W/$g/initrd ||
 		fail "nested initrd"
+	# shellcheck disable=SC2086 # $mon: none or four words
 	timeout -s KILL "$left" $QEMU -M pc -accel tcg -m 128 -smp 1 -nodefaults -no-user-config \
 		-vga none -display none -no-reboot -L /usr/share/qemu -bios qboot.rom \
 		-kernel $kernel -initrd $W/$g/initrd \
@@ -278,12 +350,30 @@ nested_start() {
 		-chardev file,id=ret,path=$W/$g/ret \
 		-device virtserialport,bus=vser0.0,chardev=ret,name=gso.ret \
 		-netdev tap,id=n0,ifname=tap$k,script=no,downscript=no,vhost=off \
-		-device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:$((10 + k)),romfile= \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:12:34:$((10 + k)),romfile=$props \
 		-netdev tap,id=n1,ifname=tap$((k + 1)),script=no,downscript=no,vhost=on \
-		-device virtio-net-pci,netdev=n1,mac=52:54:00:12:34:$((11 + k)),romfile= \
-		> $W/$g/qemu.out 2> $W/$g/qemu.err &
+		-device virtio-net-pci,netdev=n1,mac=52:54:00:12:34:$((11 + k)),romfile=$props \
+		$mon > $W/$g/qemu.out 2> $W/$g/qemu.err &
 	echo $! > $W/$g/qpid
 	say "nested $g on p$k (vhost=off) p$((k + 1)) (vhost=on) started, ${left} s left"
+	[ "$g" = on ] && drop_watch $k &
+}
+# drop_watch K: an "on" guest's run-time change on path K, in the
+# background: once the guest has sent its streams, lower sportK to
+# 32000/32 as an admin does (the project's kernel announces the change,
+# kernel-event-patches/, and the daemon follows); then the time until the
+# guest reports it (this VM's clock).
+drop_watch() {
+	local k=$1 t
+	wait_for "$NESTED_S" grep -qs 'NESTED-DROP: ready' $W/on/console.log || exit 0
+	$IP link set dev sport$k gso_max_size 32000 gso_max_segs 32 || say "error: lowering sport$k"
+	t=$(ms)
+	say "port-after sport$k: $($IP -d link show dev sport$k | grep -o 'gso_max_size [0-9]* gso_max_segs [0-9]*\|tso_max_size [0-9]* tso_max_segs [0-9]*' | tr '\n' ' ')"
+	if wait_for 150 grep -qs "NESTED-FOLLOW: p$k eth0 " $W/on/console.log; then
+		say "p$k-follow-ms $(( $(ms) - t ))"
+	else
+		say "p$k-follow-ms timeout"
+	fi
 }
 # nested_wait G: wait for G's QEMU, say when it ended.
 nested_wait() {
@@ -390,7 +480,19 @@ for g in $GUESTS; do
 		[ "$EGRESS" = r8169 ] || say "p$k-recv $(grep 'role=recv' $W/recv$k.log | tail -n 1)"
 		capture_stop tap$k
 		capture_stop sport$k
-		hist p$k tap$k sport$k
+		if [ "$g" = on ] && [ $j = 0 ]; then
+			# The two parts of the run-time change, apart: pK (port
+			# 5201, at 64000/64), pK-after (port 5202, after the drop).
+			for c in tap$k sport$k; do
+				$TCPDUMP -Z root -r $W/$c.pcap -w $W/$c-a.pcap 'dst port 5201' 2>/dev/null
+				$TCPDUMP -Z root -r $W/$c.pcap -w $W/$c-b.pcap 'dst port 5202' 2>/dev/null
+			done
+			hist p$k tap$k-a sport$k-a
+			hist p$k-after tap$k-b sport$k-b
+			say "p$k-send2 $(tr -d '\r' < $W/$g/console.log | sed -n "s/.*NESTED-STREAM2: p$k //p")"
+		else
+			hist p$k tap$k sport$k
+		fi
 		# The r8169 egress: the TSO packets the driver took, for the
 		# outer host's check of the segments on the wire.  -Z root, as
 		# for the capture: tcpdump drops to its own user after opening a
@@ -400,6 +502,12 @@ for g in $GUESTS; do
 		k=$((k + 1))
 	done
 done
+if [ -n "${LDPID:-}" ]; then
+	kill -0 "$LDPID" 2>/dev/null && say "limitsd running" || say "limitsd exited"
+	grep ' set size ' $W/limitsd.log | sed 's/^/SPL-LD: /'
+	grep -v ' set size ' $W/limitsd.log | tail -n 20 | sed 's/^/SPL-LD: /'
+	grep -h 'virtio_net_gso_limits' $W/on/qemu.err 2>/dev/null | tail -n 20 | sed 's/^/SPL-QEMU: /'
+fi
 exit 0
 HOSTVM
 }
@@ -469,8 +577,9 @@ splitvm_wire() {
 			ip -n "$peer" link set "wire$k" up || return 1
 		# The wire as the model sent it, not as GRO merged it.
 		ip netns exec "$peer" ethtool -K "wire$k" gro off > /dev/null 2>&1 || true
+		# (5202: an "on" guest's second part, splitvm_wire_part2.)
 		ip netns exec "$peer" tcpdump -i "wire$k" -s 0 -U -w "$out.wire.pcap" \
-			tcp port 5201 2> "$out.wire.log" &
+			tcp portrange 5201-5202 2> "$out.wire.log" &
 		SPLITVM_WIRE_PIDS[$name-p$k-cap]=$!
 		defer "kill $! 2>/dev/null"
 		slowwait 10 grep -q 'listening on' "$out.wire.log" ||
@@ -484,6 +593,18 @@ splitvm_wire() {
 		SPLITVM_NIC_ARGS+=(-netdev "tap,id=w$k,ifname=stap$k,script=no,downscript=no,vhost=off,vnet_hdr=off"
 			-device "rtl8168,id=nic$k,netdev=w$k,chip=rtl8125b,mac=$(printf '52:54:00:12:34:%02x' $((0x56 + k)))")
 	done
+}
+
+# splitvm_wire_part2 NAME PEER_NS K: after splitvm_wire, the receiver of
+# the second part an "on" guest sends on path K after the run-time change
+# (port 5202, SPLITVM_BYTES2; $TEST_LOG_DIR/NAME-pK.recv2.log); its
+# verdict: splitvm_wire_recv NAME K 2.
+splitvm_wire_part2() {
+	ip netns exec "$2" "$GSO_TOP/tools/build/gso-stream" recv -l "192.0.2.$((16 * $3 + 2))" \
+		--expect "$SPLITVM_BYTES2" --timeout $((SPLITVM_NESTED_S * 3 / 2 + 60)) 5202 \
+		> "$TEST_LOG_DIR/$1-p$3.recv2.log" 2>&1 &
+	SPLITVM_WIRE_PIDS[$1-p$3-recv2]=$!
+	defer "kill $! 2>/dev/null"
 }
 
 # splitvm_violations NAME PATHS: once host VM NAME's nested guests have
@@ -506,31 +627,33 @@ splitvm_violations() {
 	done
 }
 
-# splitvm_wire_recv NAME K: after host VM NAME ended, path K's receiver's
-# verdict (its "role=recv" line); an earlier run's log (T63_RECHECK) is
-# read as it is.
+# splitvm_wire_recv NAME K [2]: after host VM NAME ended, path K's receiver's
+# verdict (its "role=recv" line; 2: the second part's, splitvm_wire_part2);
+# an earlier run's log (T63_RECHECK) is read as it is.
 splitvm_wire_recv() {
-	local pid=${SPLITVM_WIRE_PIDS[$1-p$2-recv]:-}
+	local pid=${SPLITVM_WIRE_PIDS[$1-p$2-recv${3:-}]:-}
 	if [ -n "$pid" ]; then
 		slowwait 10 sh -c "! kill -0 $pid 2>/dev/null" || kill "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null || true
 	fi
-	grep -s 'role=recv' "$TEST_LOG_DIR/$1-p$2.recv.log" | tail -n 1 || true
+	grep -s 'role=recv' "$TEST_LOG_DIR/$1-p$2.recv${3:-}.log" | tail -n 1 || true
 }
 
-# splitvm_wire_check NAME K: after host VM NAME ended, stop path K's wire
+# splitvm_wire_check NAME K [FLOWS]: after host VM NAME ended, stop path K's wire
 # capture and check each wire data segment against the TSO packet the
 # driver took that holds it (the host VM's SPL-TSO-pK lines, from its
 # capture on sportK), with both captures' drop counts (wire_check,
 # tests/harness/wire.sh).  Sets WIRE, WIRE_SEGS, WIRE_TSO, WIRE_PSH and
 # WIRE_BAD: each check that failed, one per line, with its figures
-# (empty: all hold).  Returns 1 when one failed.
+# (empty: all hold).  Returns 1 when one failed.  FLOWS: the TCP
+# connections path K carried (default 1; an "on" guest's first path has
+# two, the stream and its second part after the run-time change).
 splitvm_wire_check() {
 	local name=$1 k=$2 out=$TEST_LOG_DIR/$1-p$2 pid
 	pid=${SPLITVM_WIRE_PIDS[$name-p$k-cap]:-}
 	[ -z "$pid" ] || pcap_stop_settled "$out.wire.pcap" "$pid"
 	splitvm_console "$name" | sed -n "s/^SPL-TSO-p$k: //p" > "$out.tso.txt"
 	splitvm_console "$name" | sed -n "s/^SPL: sport$k-capture //p" > "$out.sport.log"
-	wire_check "$name-p$k" "$out.tso.txt" "$out.wire.pcap" "src host 192.0.2.$((16 * k + 1))" 1 \
+	wire_check "$name-p$k" "$out.tso.txt" "$out.wire.pcap" "src host 192.0.2.$((16 * k + 1))" "${3:-1}" \
 		"wire=$out.wire.log" "host VM's sport$k (the TSO packets)=$out.sport.log"
 }
