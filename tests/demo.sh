@@ -1,44 +1,43 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
-# make demo: seed 000's before/after, on the built-in r8169 topology.
+# make demo: seed 000's before/after, on the r8169 topology.
 #
-# A guest sends 32 MiB of TCP to a peer behind tap -> bridge -> "NIC" (a
-# veth limited like r8169: 64000 bytes / 64 segments), once with the
-# feature off (today's virtio-net) and once with it on; tcpdump records the
-# TCP payload sizes on the tap and on the NIC, as seed 000 did by hand.
-# Feature on is what a user runs: the host daemon gso-limitsd in the host
-# namespace sets the tap's path limits on the running guest's device
-# (started with the feature offered and no limit).  DEMO_ON_PROPS=... sets
-# the device's properties instead, without the daemon.
+# Default (DEMO_EGRESS=r8169): every row leaves its host through a real
+# r8169 driver.  Each row runs in a host VM of its own (the three at the
+# same time, tests/harness/splitvm.sh) whose egress port is its own NIC,
+# an emulated RTL8125B (qemu-test-patches/) under Linux's r8169 driver,
+# which sets the port's 64000/64 itself; the model's netdev leads to a
+# wire peer on the outer host, which receives and checks each stream and
+# captures the frames the model put on the wire.  Every wire segment's
+# headers are checked against the TSO packet the driver took (wire_check,
+# tests/harness/wire.sh) and each model's violation counter must be 0.
+#   - feature off: a PATCHED guest (the project's kernel under the
+#     project's QEMU) with host_gso_limits=off, today's virtio-net, in a
+#     host VM on the unpatched base, today's host (the project's kernel
+#     would split the frames: that is the third row); 8 MiB;
+#   - feature on: the same guest in a host VM on the project's kernel,
+#     where gso-limitsd gives the guest the r8169 port's own 64000/64; then
+#     one run-time change: the host VM lowers the port to 32000/32 (ip
+#     link), the daemon follows the kernel's announcement, the guest
+#     follows it and sends 4 MiB more, which must stay within 32000 on the
+#     tap, the port and the wire;
+#   - "unpatched guest, patched host": the project's kernel (with
+#     kernel-split-patches/) as the host VM's, an UNPATCHED guest (the
+#     base kernel, no VIRTIO_NET_F_GSO_LIMITS) nested in it sends 8 MiB:
+#     the host splits each oversize packet into GSO packets within the
+#     limits r8169 set instead of cutting it into MSS segments.
+# The guests are nested TCG guests: ~8 min on a quiet 2-core machine
+# (2026-12-07); under a heavy load give it SPLITVM_NESTED_S=1800.
 #
-# Third row, "unpatched guest, patched host": the project's kernel
-# (kernel-split-patches/ included) booted as the host in a VM, an UNPATCHED
-# guest (the base kernel, no VIRTIO_NET_F_GSO_LIMITS) nested in it sends
-# 8 MiB through tap -> bridge -> a netdevsim port at 64000/64, vhost=off
-# (tests/harness/splitvm.sh, as t63 runs it): the host splits each
-# oversize packet into GSO packets within the limits instead of cutting it
-# into MSS segments.  Nested TCG: ~3-5 min.
-# DEMO_EGRESS=r8169: the port is the host VM's own NIC instead
-# (SPLITVM_EGRESS=r8169), an emulated RTL8125B (qemu-test-patches/) under
-# the r8169 driver, which sets 64000/64 itself; the model's netdev leads
-# to a wire peer on the outer host, which receives and captures the frames
-# the model put on the wire; every segment's headers are checked against
-# the TSO packets the driver took (wire_check, tests/harness/wire.sh), and the
-# model's violation counter must be 0.  Shown end to end on 2026-12-02
-# (docs/r8169-model.md); under a heavy load give it SPLITVM_NESTED_S=1800.
-# With DEMO_EGRESS=r8169 the rows off and on come from the model too, in
-# host VMs of their own beside the split row's (splitvm.sh's guest kinds
-# "off" and "on"): a PATCHED guest (the project's kernel under the
-# project's QEMU) nested in a host VM whose egress is its own emulated
-# RTL8125B, bridged to the guest's tap, the model's frames captured by a
-# wire peer on the outer host; 8 MiB per stream.  Off: today's virtio-net
-# (host_gso_limits=off) on today's host, the unpatched base as the host
-# VM's kernel (the project's would split the frames, the third row).  On:
-# the project's kernel as the host VM's, gso-limitsd in it gives the
-# guest the r8169 port's own 64000/64; then one run-time change: the host
-# VM lowers the port to 32000/32 (ip link), the daemon follows the
-# kernel's announcement, the guest follows it and sends 4 MiB more, which
-# must stay within 32000 on the tap, the port and the wire.
+# DEMO_EGRESS=nsim: the quick tier-1 variant, rows off and on on the
+# machine itself: a guest sends 32 MiB of TCP to a peer behind tap ->
+# bridge -> "NIC" (a veth limited like r8169: 64000 bytes / 64 segments),
+# once with the feature off and once with it on (gso-limitsd in the host
+# namespace sets the tap's path limits on the running guest's device,
+# started with the feature offered and no limit; DEMO_ON_PROPS=... sets
+# the device's properties instead, without the daemon); the third row's
+# port is a netdevsim port at 64000/64.  tcpdump records the TCP payload
+# sizes on the tap and on the NIC, as seed 000 did by hand.
 # DEMO_SPLIT=0 leaves the third row out.
 set -euo pipefail
 # shellcheck source=tests/harness/vmtest.sh
@@ -52,9 +51,10 @@ TEST_LOG_DIR=$GSO_CACHE/demo/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$TEST_LOG_DIR"
 BYTES=$((32 << 20))
 ON_PROPS=${DEMO_ON_PROPS:-}
-# The split row's egress port: nsim (a netdevsim port at 64000/64) or
-# r8169 (the host VM's own NIC, the emulated RTL8125B, with the wire checks).
-DEMO_EGRESS=${DEMO_EGRESS:-nsim}
+# Where the rows run (above): r8169 (host VMs whose egress is their own
+# emulated RTL8125B, with the wire checks) or nsim (tier 1: a veth at
+# r8169's numbers, the third row's port a netdevsim port at 64000/64).
+DEMO_EGRESS=${DEMO_EGRESS:-r8169}
 case $DEMO_EGRESS in nsim|r8169) ;; *) die "DEMO_EGRESS: nsim or r8169" ;; esac
 
 log "building (first run: ~20 min on 2 cores; then seconds)"
