@@ -166,6 +166,19 @@ tree_enter() {
 	[ $# -eq 0 ] || git -C "$tree" clean -q -fdx -- "$@"
 }
 
+# tree_kmake TREE MAKEARGS...: the per-patch checks' kernel make in TREE
+# (t03, t07), at nice 5, through ccache, marked in TREE's git dir while it
+# runs (tree_build_begin/end): one killed half-way (a truncated objtool)
+# is repaired by the next tree_enter.
+tree_kmake() {
+	local tree=$1 rc=0
+	shift
+	tree_build_begin "$tree"
+	nice -n 5 make -C "$tree" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@" || rc=$?
+	tree_build_end "$tree"
+	return $rc
+}
+
 jobs_count() {
 	nproc 2>/dev/null || echo 2
 }

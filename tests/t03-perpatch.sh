@@ -132,14 +132,8 @@ mapfile -t commits < <(git -C "$applied" rev-list --reverse base.."$head")
 
 use_ccache "$wt"
 export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HOST=gso
-# Each make marked in the worktree's git dir while it runs (tree_enter).
-kmake() {
-	local rc=0
-	tree_build_begin "$wt"
-	nice -n 5 make -C "$wt" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@" || rc=$?
-	tree_build_end "$wt"
-	return $rc
-}
+# Each make marked in the worktree's git dir while it runs (tree_kmake).
+kmake() { tree_kmake "$wt" "$@"; }
 out=$TEST_LOG_DIR/perpatch
 mkdir -p "$out"
 

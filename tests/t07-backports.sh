@@ -264,15 +264,8 @@ $out"
 	fi
 	use_ccache "$wt"
 	export KBUILD_BUILD_TIMESTAMP='2000-01-01' KBUILD_BUILD_USER=gso KBUILD_BUILD_HOST=gso
-	# Each make marked in the tree's git dir while it runs: one killed
-	# half-way (a truncated objtool) is repaired by the next tree_enter.
-	kmake() {
-		local rc=0
-		tree_build_begin "$wt"
-		nice -n 5 make -C "$wt" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@" || rc=$?
-		tree_build_end "$wt"
-		return $rc
-	}
+	# Each make marked in the tree's git dir while it runs (tree_kmake).
+	kmake() { tree_kmake "$wt" "$@"; }
 	reset_wt "${commits[-1]}"
 	if [ ! -f "$wt/.config-$cfgkey" ]; then
 		kmake -s tinyconfig >/dev/null
