@@ -168,8 +168,15 @@ fi
 if [ -f "$stamp" ] && [ -e "$tree/.git" ] &&
 	git -C "$tree" rev-parse -q --verify "series-$key^{commit}" >/dev/null; then
 	exec 9>&-
-	exec 8> "$(tree_lock_file "$tree")"
-	flock 8
+	lockf=$(tree_lock_file "$tree") || die "$tree: no git directory"
+	exec 8> "$lockf"
+	# A t07 holds it for its per-patch builds (up to ~30 min cold):
+	# say so, and do not wait without bound.
+	if ! flock -n 8; then
+		log "waiting for $tree: another run's t07 is building in it"
+		flock -w "${GSO_TREE_LOCK_WAIT:-3600}" 8 ||
+			die "$tree still locked after ${GSO_TREE_LOCK_WAIT:-3600} s ($lockf)"
+	fi
 	tree_enter "$tree" "series-$key" .pc debian || die "cannot repair $tree"
 	echo "$tree"
 	exit 0

@@ -52,10 +52,15 @@ flock 9
 # A build or a seeding (below) of this tree that a killed run cut short:
 # its marker is still there (scripts/lib.sh, tree_build_begin).  A seeding
 # leaves any number of files half copied: the tree's build products go
-# and it is seeded again; a build, tools/objtool's (tree_enter).  A
-# developer's tree is not cleaned here: it may hold files of theirs.
+# and it is seeded again; a build, tools/objtool's (tree_enter).  The
+# cache's trees are the project's (keyed ones, and the --tree ones that
+# tests and check-debug seed under $GSO_CACHE/trees/): cleaned.  A
+# developer's tree elsewhere is not: it may hold files of theirs.
 if [ "$(cat "$meta/gso-building" 2>/dev/null)" = seed ]; then
-	[ "$mode" != dev ] || die "seeding $tree from a sibling was cut short: its build products are half copied; remove them (git -C $tree clean -fdX) and build again"
+	case "$mode/$tree/" in
+	dev/"$GSO_CACHE"/trees/*) ;;
+	dev/*) die "seeding $tree from a sibling was cut short: its build products are half copied; remove them (git -C $tree clean -fdX) and build again" ;;
+	esac
 	log "seeding $tree was cut short: removing its build products, seeding again"
 	git -C "$tree" clean -q -fdx
 	rm -f "$meta/gso-building" "$meta/gso-config-src" "$stamp"
@@ -119,6 +124,9 @@ seed_from_sibling() {
 		return 0
 	fi
 	log "seeding $bdir from the build of ${donor##*/} ($best files differ)"
+	# From here until the end of the copy and its fix-ups, a kill leaves
+	# the tree half seeded: marked (the repair above, next time).
+	tree_build_begin "$tree" seed
 	# Every untracked file of the donor is a build product (trees are
 	# checked out by tree.sh and never edited): copy them, mtimes kept.
 	(cd "$donor" && git ls-files -z --others) |
@@ -141,14 +149,11 @@ seed_from_sibling() {
 	git -C "$tree" update-index -q --refresh >/dev/null || true
 	# The donor's configuration stamp does not apply here: configure anew.
 	rm -f "$meta/gso-config-src"
+	tree_build_end "$tree"
 }
 case "${GSO_KERNEL_SEED:-1}/$mode" in
 0/*|1/dev) ;;
-*)	if [ ! -f "$bdir/.config" ] && [ ! -f "$stamp" ]; then
-		tree_build_begin "$tree" seed
-		seed_from_sibling
-		tree_build_end "$tree"
-	fi ;;
+*) [ -f "$bdir/.config" ] || [ -f "$stamp" ] || seed_from_sibling ;;
 esac
 
 mkdir -p "$GSO_CACHE/ccache"

@@ -111,8 +111,13 @@ use_ccache() {
 tree_meta() { git -C "$1" rev-parse --absolute-git-dir; }
 
 # tree_lock_file TREE: the lock a script holds while it moves TREE between
-# commits or repairs it (t07, t03, scripts/backport-tree.sh).
-tree_lock_file() { echo "$(tree_meta "$1")/gso-tree.lock"; }
+# commits or repairs it (t07, scripts/backport-tree.sh; t03 has a lock of
+# its own around its worktree).
+tree_lock_file() {
+	local meta
+	meta=$(tree_meta "$1") || return 1
+	echo "$meta/gso-tree.lock"
+}
 
 tree_build_begin() {
 	local meta
@@ -139,12 +144,15 @@ tree_build_end() {
 #     untracked files under each PATH are removed (t07's quilt state: .pc,
 #     debian).
 tree_enter() {
-	local tree=$1 rev=${2:-} meta want head
+	local tree=$1 rev=${2:-} meta want head lock
 	shift $(( $# < 2 ? $# : 2 ))
 	meta=$(tree_meta "$tree") || return 1
-	if [ -n "$rev" ] && [ -f "$meta/index.lock" ]; then
-		log "${tree##*/}: removing $meta/index.lock, left by a killed git"
-		rm -f "$meta/index.lock"
+	if [ -n "$rev" ]; then
+		for lock in index.lock HEAD.lock; do
+			[ -f "$meta/$lock" ] || continue
+			log "${tree##*/}: removing $meta/$lock, left by a killed git"
+			rm -f "$meta/$lock"
+		done
 	fi
 	if [ -f "$meta/gso-building" ]; then
 		if [ "$(cat "$meta/gso-building")" = seed ]; then
@@ -152,7 +160,9 @@ tree_enter() {
 			return 1
 		fi
 		log "${tree##*/}: its last build was cut short: removing tools/objtool's build products"
-		git -C "$tree" clean -q -fdx -- tools/objtool || return 1
+		# -X: only what .gitignore calls a build product (a
+		# developer's new file in tools/objtool stays).
+		git -C "$tree" clean -q -fdX -- tools/objtool || return 1
 		rm -f "$meta/gso-building"
 	fi
 	[ -n "$rev" ] || return 0

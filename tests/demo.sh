@@ -294,6 +294,11 @@ if [ "$DEMO_EGRESS" = r8169 ]; then
 	if [ -s "$TEST_LOG_DIR/demo-after.hist.json" ]; then
 		a_tapmax=$(hist_q demo-after '.files[0].max_payload') a_nicmax=$(hist_q demo-after '.files[1].max_payload')
 		a_mss=$(hist_q demo-after '.mss') a_sw=$(hist_q demo-after '.segmented_in_software.bytes')
+		# Numbers, or every comparison below would read an empty or
+		# "null" figure as 0 (and pass) or abort the demo.
+		for v in "$a_tapmax" "$a_nicmax" "$a_mss" "$a_sw"; do
+			[[ $v =~ ^[0-9]+$ ]] || { DEMO_BAD+=("change: the second part's histogram has no figure ('$v')"); a_tapmax=99999 a_nicmax=99999 a_mss=1; }
+		done
 		demo_claim "change: every tap and port frame after it below 32000 bytes (largest $a_tapmax / $a_nicmax + $HDR)" \
 			[ $(( (a_tapmax > a_nicmax ? a_tapmax : a_nicmax) + HDR )) -lt 32000 ]
 		demo_claim "change: ... in GSO frames near it (largest tap payload $a_tapmax, over 16 x $a_mss)" \

@@ -144,7 +144,7 @@ for t in "${targets[@]}"; do
 		log_test "backport $t $s: ${#ps[@]} patches apply with git am"
 		[ -n "${tree:-}" ] || continue
 		if [ "$s" = split ]; then
-			exec 9> "$(tree_lock_file "$tree")"
+			exec 9> "$(tree_lock_file "$tree")" || { log_test "backport $t split: $tree usable" FAIL "no lock file"; continue; }
 			flock 9
 			moving=$tree moving_tag=series-${tree##*/"$t"-}
 			if ! tree_enter "$tree" "$moving_tag" .pc debian 2>"$TEST_LOG_DIR/t07-$t-enter.err"; then
