@@ -31,7 +31,10 @@
 #
 # Without a usable /dev/kvm the nested part is a SKIP unless T66_TCG=1
 # (nested TCG: 25+ min); T66_RECHECK=LOGDIR re-checks an earlier run's logs
-# (passes reported SKIP).
+# (passes reported SKIP).  T66_QEMU (default Debian's qemu-system-x86_64):
+# the host VM's hypervisor, which emulates the e1000e; T66_QEMU_FIXED=1
+# when it carries qemu-test-patches/0001 (PSH kept on a TSO packet's last
+# segment): without it the wire check expects Debian's QEMU's PSH bug.
 # T66_HOST_KERNEL: a directory like distro_vfio's (vmlinuz, modules.cpio.gz,
 # config, version) instead of Debian's.
 # Nested TCG: 25+ min on the shared 2-core machine (a KVM host: minutes).
@@ -322,9 +325,26 @@ log_test "e1000e passthrough: histograms: the guest's TSO packets (largest $gmax
 ptcon PT-TSO > "$log_dir/tso.txt"
 ptcon PT-CON | sed -n 's/^NESTED-TCPDUMP: //p' > "$log_dir/guest.tcpdump.log"
 wire_check t66 "$log_dir/tso.txt" "$pcap" "src host $GUEST_IP4" 1 "wire=$log_dir/wire.tcpdump.err" \
-	"nested guest's eth0 (the TSO packets)=$log_dir/guest.tcpdump.log" ||
-	check_err 1 "${WIRE_BAD//$'\n'/; }"
+	"nested guest's eth0 (the TSO packets)=$log_dir/guest.tcpdump.log" || true
 echo "    wire: $WIRE"
-log_test "e1000e passthrough: wire segments: sequence, IPv4 ID, length, checksums, PSH/FIN last only, CWR first only, FIN, no capture drop"
+# The e1000e is emulated by the hypervisor of the host VM, Debian's QEMU:
+# its net_tx_pkt clears PSH (and FIN) on every segment of a TSO packet,
+# the last one included, the bug qemu-test-patches/0001 fixes in the
+# project's QEMU (which has no vfio-pci or intel-iommu to run this test).
+# With a QEMU without that fix (T66_QEMU_FIXED=0, the default) the PSH
+# checks are replaced by the bug's exact signature: no PSH anywhere on the
+# wire, and every TSO packet the guest's driver pushed missing it there;
+# anything else (PSH on a wrong segment, some packets keeping it) fails.
+# FIN: the guest's FIN leaves alone, not in a TSO packet, so it shows.
+pushed=$(awk '$3 ~ /P/' "$log_dir/tso.txt" | wc -l)
+psh_bad=$(sed -n 's/.* psh_bad \([0-9]*\) .*/\1/p' <<< "$WIRE")
+if [ "${T66_QEMU_FIXED:-0}" = 0 ]; then
+	WIRE_BAD=$(grep -v -e "^t66: PSH off a TSO packet's last segment" -e '^t66: no pushed segment$' <<< "$WIRE_BAD" || true)
+	{ [ "${WIRE_PSH:-x}" = 0 ] && [ "$pushed" -gt 0 ] && [ "${psh_bad:-x}" = "$pushed" ]; } ||
+		check_err 1 "want PSH on no wire segment and missing from all $pushed pushed TSO packets (the bug's signature): wire PSH ${WIRE_PSH:-?}, PSH errors ${psh_bad:-?}"
+	log_test "e1000e passthrough: $("$PT_QEMU" --version | sed -n 's/^QEMU emulator version \([^ ]*\).*/\1/p')'s e1000e drops PSH from all $pushed pushed TSO packets (net_tx_pkt, fixed by qemu-test-patches/0001; T66_QEMU_FIXED=1 for a fixed QEMU)"
+fi
+[ -z "$WIRE_BAD" ] || check_err 1 "${WIRE_BAD//$'\n'/; }"
+log_test "e1000e passthrough: wire segments: sequence, IPv4 ID, length, checksums, $([ "${T66_QEMU_FIXED:-0}" = 0 ] || echo 'PSH/')FIN last only, CWR first only, FIN, no capture drop"
 
 tests_exit
